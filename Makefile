@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# fsblock for Linux 6.12: the series, its KUnit suites and the integration boot.
+#
+#   make integration   build the integration kernel and run the scenarios
+#   make test          check + kunit + integration (what CI runs)
+#
+# Build products go to $(BUILD), outside the clone by default, so that a
+# fresh clone reuses the tree, the objects and ccache; logs go to $(LOGS).
+
+BUILD ?= /var/tmp/fsblock-build
+LOGS  ?= $(CURDIR)/out
+export BUILD LOGS
+
+.PHONY: help deps tree export kunit integration check test clean
+
+help:
+	@echo "make integration  build the integration kernel, boot it, run every scenario"
+	@echo "make test         make check, the KUnit suites and the integration run"
+	@echo "make deps         install missing Debian packages"
+	@echo "make tree         the kernel tree in $(BUILD)/linux: Debian's 6.12 + the series"
+	@echo "make export       write the tree's commits back to patches/"
+	@echo "make kunit        ./run_kunit.sh (ARGS='fsblock_layout' passes arguments on)"
+	@echo "make check        checkpatch and a bisect build of the series"
+	@echo "make clean        remove build products (keeps the tree and ccache)"
+
+deps:
+	@bash scripts/deps.sh
+
+tree: deps
+	@bash scripts/tree.sh
+
+export:
+	@bash scripts/export.sh
+
+kunit: deps
+	@./run_kunit.sh $(ARGS)
+
+integration: deps
+	@bash qemu-integration/run.sh
+
+check: deps
+	@bash scripts/check.sh
+
+test: deps
+	@bash scripts/test.sh
+
+clean:
+	rm -rf $(BUILD)/kunit $(BUILD)/int-* $(BUILD)/check.config $(BUILD)/check-ok $(LOGS)

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# build-kernel.sh NAME FRAGMENT...: build an integration kernel from
+# tinyconfig plus the fragments into $BUILD/int-NAME, incrementally.
+# Stops if a line of a fragment did not make it into the final .config
+# (a symbol that does not exist, or whose dependencies are not met).
+. "$(dirname "$0")/../scripts/common.sh"
+
+name=$1; shift
+frags=()
+for f in "$@"; do frags+=("$(realpath "$f")"); done
+set -- "${frags[@]}"
+O=$BUILD/int-$name
+C=$BUILD/int-$name.config
+mkdir -p "$O" "$C" "$LOGS" "$CCACHE_DIR"
+blog=$LOGS/build-$name.log
+mk() { make -C "$TREE" CC="ccache gcc" "$@"; }
+
+# Make the configuration in a side folder; touch the build's .config only
+# if it changed, so that an unchanged kernel is not rebuilt.
+{ mk O="$C" tinyconfig &&
+  ( cd "$C" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$C" .config "$@" ) &&
+  mk O="$C" olddefconfig; } >"$blog" 2>&1 || { tail -5 "$blog" >&2; die "$name: configuration failed; log: $blog"; }
+bad=0
+for f in "$@"; do
+	while IFS= read -r l; do
+		case "$l" in
+		CONFIG_*=*)	grep -qxF "$l" "$C/.config" || { say "$name: '$l' ($f) not in .config"; bad=1; } ;;
+		"# CONFIG_"*" is not set")
+				sym=${l#\# }; sym=${sym%% *}
+				! grep -q "^$sym=" "$C/.config" || { say "$name: '$l' ($f) not honoured"; bad=1; } ;;
+		esac
+	done < "$f"
+done
+[ $bad -eq 0 ] || die "the $name kernel config lacks options its fragments ask for (see above)"
+cmp -s "$C/.config" "$O/.config" || cp "$C/.config" "$O/.config"
+
+say "building the $name kernel in $O (cold: about 8 minutes; log: $blog)"
+( while sleep 60; do say "... $name kernel: $(find "$O" -name '*.o' | wc -l) objects"; done ) &
+beat=$!
+rc=0
+mk O="$O" -j"$JOBS" bzImage >>"$blog" 2>&1 || rc=$?
+kill $beat 2>/dev/null; wait $beat 2>/dev/null || true
+if [ $rc -ne 0 ]; then
+	grep -E 'error|Error' "$blog" | head -20 >&2
+	die "the $name kernel failed to build; log: $blog"
+fi
+say "$name kernel ready: $O/arch/x86/boot/bzImage"

@@ -1,0 +1,174 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest-side library of the integration scenarios (busybox sh).
+#
+# A scenario sets FS (minix1, minix2, minix3, ext2-1k, ext2-4k) and DEV and
+# calls fs_workload.  Every operation is applied both to the filesystem
+# under test and to a model tree on tmpfs; "verify" compares the two
+# (names, types, sizes, link counts, checksums, symlink targets).
+
+MNT=/mnt/t
+MODEL=/tmp/model
+POOL=/tmp/pool
+FSSIZE_KB=${FSSIZE_KB:-16384}
+
+fail() { echo "FSB-CHECK-FAILED: $*"; exit 1; }
+step() { echo "FSB-STEP: $*"; }
+
+fs_type() { case $FS in minix*) echo minix ;; ext2*) echo ext2 ;; esac; }
+
+fs_mkfs() {
+	case $FS in
+	minix1)  mkfs.minix -1 "$DEV" "$FSSIZE_KB" ;;
+	minix2)  mkfs.minix -2 "$DEV" "$FSSIZE_KB" ;;
+	minix3)  mkfs.minix -3 "$DEV" "$FSSIZE_KB" ;;
+	ext2-1k) mke2fs -q -F -t ext2 -b 1024 "$DEV" "$FSSIZE_KB" ;;
+	ext2-4k) mke2fs -q -F -t ext2 -b 4096 "$DEV" $((FSSIZE_KB / 4)) ;;
+	*) fail "unknown FS '$FS'" ;;
+	esac >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; fail "mkfs $FS on $DEV"; }
+}
+
+# The filesystem's own checker must find the image clean.
+fs_fsck() {
+	case $FS in
+	minix*) fsck.minix -f "$DEV" ;;
+	ext2*)  e2fsck -fn "$DEV" ;;
+	esac >/tmp/fsck.out 2>&1
+	rc=$?
+	if [ $rc -ne 0 ]; then
+		cat /tmp/fsck.out
+		fail "fsck of $FS on $DEV reports damage (exit $rc)"
+	fi
+	echo "fsck clean: $(tail -1 /tmp/fsck.out)"
+}
+
+fs_mount() {
+	mount -t "$(fs_type)" "$DEV" $MNT || fail "mount $FS $DEV"
+}
+
+fs_umount() {
+	umount $MNT || fail "umount $MNT"
+}
+
+drop_caches() {
+	sync
+	echo 3 > /proc/sys/vm/drop_caches
+}
+
+# op 'command': run it in the filesystem and in the model, from their tops.
+op() {
+	(cd $MNT && eval "$1") || fail "on $FS: $1"
+	(cd $MODEL && eval "$1") || fail "on the model: $1"
+}
+
+# A listing of a tree that two correct trees share: directories, symlinks
+# with their targets, regular files with link count, size and checksum.
+manifest() {
+	(
+	cd "$1" || exit 1
+	find . -path ./lost+found -prune -o -type d -print | sort
+	find . -type l | sort | while read -r l; do
+		echo "$l -> $(readlink "$l")"
+	done
+	find . -path ./lost+found -prune -o -type f -print | sort | while read -r f; do
+		echo "$f $(stat -c '%h %s' "$f") $(md5sum < "$f" | cut -d' ' -f1)"
+	done
+	)
+}
+
+verify() {
+	manifest $MODEL > /tmp/manifest.model || fail "listing the model"
+	manifest $MNT > /tmp/manifest.fs || fail "listing $FS"
+	if ! diff /tmp/manifest.model /tmp/manifest.fs > /tmp/manifest.diff; then
+		head -40 /tmp/manifest.diff
+		fail "$FS content differs from the model ($1)"
+	fi
+	echo "verified $(wc -l < /tmp/manifest.fs) entries ($1)"
+}
+
+make_pool() {
+	rm -rf $POOL && mkdir -p $POOL
+	for s in 0 1 511 512 513 1023 1024 1025 4095 4096 4097 65543 300000 1048699; do
+		head -c $s /dev/urandom > $POOL/s$s
+	done
+}
+
+fs_workload() {
+	echo "scenario: $FS on $DEV, ${FSSIZE_KB} KiB"
+	make_pool
+	rm -rf $MODEL && mkdir -p $MODEL
+
+	step "mkfs and mount"
+	fs_mkfs
+	fs_mount
+
+	step "create a tree of files of varied sizes, sparse ones included"
+	op 'mkdir -p d1/d2/d3 d4 e'
+	for s in 0 1 511 512 513 1023 1024 1025 4095 4096 4097 65543 300000 1048699; do
+		op "cp $POOL/s$s f$s"
+	done
+	op "cp $POOL/s4097 d1/d2/d3/deep"
+	op "dd if=$POOL/s4096 of=sp1 bs=1024 seek=3000 count=4 2>/dev/null"
+	op 'truncate -s 5000000 sp2'
+	op "dd if=$POOL/s65543 of=sp3 bs=1024 count=3 2>/dev/null"
+	op "dd if=$POOL/s65543 of=sp3 bs=1024 seek=2048 count=8 conv=notrunc 2>/dev/null"
+	# Enough entries that the directory spans several blocks and pages.
+	i=0
+	while [ $i -lt 200 ]; do
+		op "echo entry-$i > d4/n$i"
+		i=$((i + 1))
+	done
+	verify "after create, cached"
+	drop_caches
+	verify "after create, read back from disk"
+
+	step "overwrite inside files, across block boundaries"
+	op "dd if=$POOL/s4097 of=f300000 bs=1 seek=12345 count=4097 conv=notrunc 2>/dev/null"
+	op "dd if=$POOL/s1025 of=f1048699 bs=1 seek=1047000 count=1025 conv=notrunc 2>/dev/null"
+	op "dd if=$POOL/s513 of=f1025 bs=1 seek=700 count=513 conv=notrunc 2>/dev/null"
+	op "cat $POOL/s511 >> f4097"
+
+	step "truncate down and up"
+	op 'truncate -s 100000 f300000'
+	op 'truncate -s 700000 f300000'
+	op 'truncate -s 1000 f1048699'
+	op 'truncate -s 0 f65543'
+	op 'truncate -s 3333 f1025'
+	op 'truncate -s 1500 f4097 && truncate -s 9000 f4097'
+	op 'truncate -s 600 sp1'
+	drop_caches
+	verify "after overwrite and truncate"
+
+	step "rename, unlink, mkdir/rmdir, symlink, hard link"
+	op 'mv f4096 d1/d2/renamed'
+	op 'mv d4 d1/moved'
+	op 'mv f0 f1'
+	op 'rm f513 d1/moved/n7 d1/moved/n100'
+	op 'mkdir -p t/u/v && rmdir t/u/v t/u'
+	op 'ln -s d1/d2/renamed sl1'
+	op "ln -s $(printf '%0150d' 0) sl2"
+	op 'ln f1025 d1/hl1 && ln f1025 hl2'
+	op 'rm hl2'
+	drop_caches
+	verify "after namespace operations"
+
+	step "fill the filesystem until ENOSPC"
+	dd if=/dev/zero of=$MNT/fill bs=4096 2>/tmp/dd.err
+	rc=$?
+	[ $rc -ne 0 ] || fail "filling $FS did not fail"
+	grep -q 'No space left on device' /tmp/dd.err ||
+		{ cat /tmp/dd.err; fail "filling $FS failed, but not with ENOSPC"; }
+	echo "fill stopped with ENOSPC after $(stat -c %s $MNT/fill) bytes"
+	[ "$(stat -c %s $MNT/fill)" -gt 0 ] || fail "no space could be filled at all"
+	rm $MNT/fill || fail "rm fill"
+	drop_caches
+	verify "after ENOSPC"
+
+	step "umount, fsck, remount, verify"
+	fs_umount
+	fs_fsck
+	fs_mount
+	verify "after remount"
+	fs_umount
+	fs_fsck
+	echo "scenario $FS on $DEV: all checks passed"
+}

@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# mkinitramfs.sh OUT SCENARIO...: the guest's root filesystem, from Debian's
+# packages: busybox-static, mkfs.minix/fsck.minix (util-linux), mke2fs/
+# e2fsck (e2fsprogs) with the shared libraries they need, our init, the
+# scenario library and the named scenarios.
+. "$(dirname "$0")/../scripts/common.sh"
+
+out=$1; shift
+root=$(mktemp -d)
+trap 'rm -rf "$root"' EXIT
+mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,etc,fsb,scenarios}
+
+cp /bin/busybox "$root/bin/busybox"
+file -L /bin/busybox | grep -q 'statically linked' ||
+	die "/bin/busybox is not the static one: install busybox-static"
+
+# A binary and every library it loads, at the same paths as on the host.
+add_bin() {
+	local bin lib
+	bin=$(command -v "$1" || echo "/sbin/$1")
+	[ -x "$bin" ] || die "$1 not found (install its package: make deps)"
+	install -D "$bin" "$root/sbin/$1"
+	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
+		[ -e "$root$lib" ] || install -D "$(readlink -f "$lib")" "$root$lib"
+	done
+}
+for b in mkfs.minix fsck.minix mke2fs e2fsck; do add_bin "$b"; done
+[ -e "$root/lib64" ] || ln -s lib "$root/lib64" 2>/dev/null || true
+# mke2fs looks for its configuration; an empty one gives the defaults.
+: > "$root/etc/mke2fs.conf"
+[ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
+
+install -m 755 "$REPO/qemu-integration/init" "$root/init"
+cp "$REPO/qemu-integration/lib.sh" "$root/fsb/lib.sh"
+for s in "$@"; do cp "$s" "$root/scenarios/"; done
+
+mkdir -p "$(dirname "$out")"
+(cd "$root" && find . | LC_ALL=C sort | cpio -o -H newc --quiet -R 0:0) > "$out.tmp"
+mv "$out.tmp" "$out"
+say "initramfs: $out ($(du -h "$out" | cut -f1), $# scenarios)"

@@ -1,0 +1,95 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make check: patch hygiene for every patch of the series.
+#  1. scripts/checkpatch.pl: no ERROR and no WARNING.
+#  2. bisect build: every prefix of the series builds (the KUnit kernel's
+#     configuration, so the debug set and the tests are compiled), and the
+#     C files a patch touches compile without W=1 warnings.
+# Prefixes already built with the same configuration are remembered in
+# $BUILD/check-ok and skipped, so a re-run only builds what changed.
+. "$(dirname "$0")/common.sh"
+
+bash "$REPO/scripts/deps.sh"
+bash "$REPO/scripts/tree.sh"
+with_lock
+mkdir -p "$LOGS" "$CCACHE_DIR"
+KBUILD=${KUNIT_BUILD:-$BUILD/kunit}
+clog=$LOGS/check.log
+: > "$clog"
+bad=0
+
+say "checkpatch on $(series_patches | wc -l) patches"
+while read -r p; do
+	out=$(cd "$TREE" && ./scripts/checkpatch.pl --no-color "$REPO/patches/$p" 2>&1) || true
+	echo "$out" >> "$clog"
+	tot=$(echo "$out" | grep -E '^total: ' | tail -1)
+	if echo "$tot" | grep -q '^total: 0 errors, 0 warnings'; then
+		say "  ok   $p"
+	else
+		say "  FAIL $p: ${tot:-checkpatch did not finish}"
+		echo "$out" | grep -E -A4 '^(ERROR|WARNING):' | head -40 >&2
+		bad=1
+	fi
+done < <(series_patches)
+
+# The configuration every prefix is built with: the KUnit kernel's, made
+# by kunit.py itself at the top of the series.
+( cd "$TREE" && python3 tools/testing/kunit/kunit.py config --arch=x86_64 \
+	--build_dir="$KBUILD" \
+	--kunitconfig="$REPO/kunit/.kunitconfig" \
+	--kunitconfig="$REPO/kconfig/kunit.config" \
+	--kunitconfig="$REPO/kconfig/debug.config" \
+	--kunitconfig="$REPO/kconfig/fsblock-debug.config" ) >> "$clog" 2>&1 ||
+	{ tail -20 "$clog" >&2; die "kunit.py config failed"; }
+cp "$KBUILD/.config" "$BUILD/check.config"
+cfgsum=$(sha256sum < "$BUILD/check.config" | cut -c1-16)
+
+restore() { tgit checkout -q fsblock 2>/dev/null || true; }
+trap restore EXIT
+mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
+n=${#commits[@]}
+touch "$BUILD/check-ok"
+i=0
+for c in "${commits[@]}"; do
+	i=$((i + 1))
+	key="$(tgit rev-parse "$c^{tree}") $cfgsum"
+	subj=$(tgit log -1 --format=%s "$c")
+	if grep -qxF "$key" "$BUILD/check-ok"; then
+		say "  built before [$i/$n] $subj"
+		continue
+	fi
+	say "  building [$i/$n] $subj"
+	tgit checkout -q --detach "$c"
+	cp "$BUILD/check.config" "$KBUILD/.config"
+	if ! make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 ||
+	   ! make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" >> "$clog" 2>&1; then
+		grep -E 'error|warning:' "$clog" | tail -20 >&2
+		say "  FAIL [$i/$n] does not build: $subj"
+		bad=1
+		break
+	fi
+	# W=1 on the C files this patch touches that this configuration builds.
+	objs=()
+	while read -r f; do
+		[ -f "$KBUILD/${f%.c}.o" ] && objs+=("${f%.c}.o")
+	done < <(tgit diff --name-only --diff-filter=AM "$c^" "$c" -- '*.c')
+	if [ ${#objs[@]} -gt 0 ]; then
+		w=$(make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" W=1 "${objs[@]}" 2>&1 |
+		    tee -a "$clog" | grep -E 'warning:|error:' || true)
+		if [ -n "$w" ]; then
+			echo "$w" | head -20 >&2
+			say "  FAIL [$i/$n] W=1 warnings in ${objs[*]}"
+			bad=1
+			break
+		fi
+	fi
+	echo "$key" >> "$BUILD/check-ok"
+done
+restore
+trap - EXIT
+
+if [ $bad -ne 0 ]; then
+	say "check FAILED (full output: $clog)"
+	exit 1
+fi
+say "check passed: $n patches checkpatch-clean, every prefix builds, no W=1 warnings"

@@ -1,0 +1,81 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared settings and helpers for the fsblock scripts.  Sourced, not run.
+#
+# Every path can be overridden from the environment (the Makefile passes
+# its variables through), so that a developer can keep several trees.
+
+set -euo pipefail
+
+REPO=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+# The build folder lives outside the clone by default, so that a fresh
+# clone (CI) reuses the extracted tree, the kernel objects and ccache.
+BUILD=${BUILD:-/var/tmp/fsblock-build}
+TREE=${TREE:-$BUILD/linux}
+CCACHE_DIR=${CCACHE_DIR:-$BUILD/ccache}
+LOGS=${LOGS:-$REPO/out}
+TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
+SRCPKG=${SRCPKG:-linux-source-6.12}
+JOBS=${JOBS:-$(nproc)}
+export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
+
+# Identity used for commits in the kernel tree and for the exported patches.
+FSB_NAME=${FSB_NAME:-fsblock developers}
+FSB_EMAIL=${FSB_EMAIL:-fsblock-devel@example.org}
+
+STAMP=$TREE/.git/fsblock-stamp
+
+say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
+die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
+
+tgit() { git -C "$TREE" -c user.name="$FSB_NAME" -c user.email="$FSB_EMAIL" \
+	     -c advice.detachedHead=false "$@"; }
+
+pkg_version() { dpkg-query -W -f='${Version}' "$SRCPKG" 2>/dev/null || echo unknown; }
+
+# The patches named in patches/series, in order.
+series_patches() {
+	[ -f "$REPO/patches/series" ] || return 0
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' "$REPO/patches/series" | grep -v '^$' || true
+}
+
+# A hash of the series and every patch it names: what the tree was built from.
+patches_hash() {
+	{ cat "$REPO/patches/series" 2>/dev/null || true
+	  series_patches | while read -r p; do cat "$REPO/patches/$p"; done
+	} | sha256sum | cut -d' ' -f1
+}
+
+stamp_get() { [ -f "$STAMP" ] && sed -n "s/^$1=//p" "$STAMP" || true; }
+
+stamp_write() {	# head patches-hash version
+	printf 'head=%s\npatches=%s\nversion=%s\n' "$1" "$2" "$3" > "$STAMP"
+}
+
+# Options that make git format-patch output depend only on the commits.
+FORMAT_PATCH_OPTS=(--zero-commit --no-signature --no-numbered --stat=80
+		   --abbrev=12 --full-index --no-renames)
+
+# Run a command with the build folder locked, so that two make runs
+# cannot build in the same folders at once.
+with_lock() {
+	mkdir -p "$BUILD"
+	exec 9>"$BUILD/.lock"
+	if ! flock -n 9; then
+		say "waiting for another fsblock build using $BUILD"
+		flock 9
+	fi
+}
+
+# Console-log check shared by the KUnit and integration runners: prints
+# every line that is a kernel splat, with two lines of context.  Returns 0
+# when the log is clean.
+SPLAT_RE='(BUG:|WARNING:|UBSAN:|Oops|Kernel panic|kernel BUG at|general protection fault|Unable to handle kernel|possible circular locking dependency|possible recursive locking|inconsistent lock state|detected stall|INFO: task .* blocked for more than|KFENCE:|FSBLOCK DEBUG:)'
+scan_log() {
+	local log=$1
+	if grep -Eq "$SPLAT_RE" "$log"; then
+		say "kernel splat in $log:"
+		grep -En -B2 -A25 "$SPLAT_RE" "$log" | head -120 >&2
+		return 1
+	fi
+	return 0
+}

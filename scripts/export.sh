@@ -1,0 +1,64 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make export: write the tree's commits (base..HEAD) back into patches/ and
+# patches/series.  Exporting an unchanged tree changes no file.
+. "$(dirname "$0")/common.sh"
+with_lock
+
+[ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree' first"
+[ "$(tgit symbolic-ref -q --short HEAD || true)" = fsblock ] ||
+	die "the tree is not on its branch 'fsblock'"
+if [ -n "$(tgit status --porcelain --untracked-files=normal | head -1)" ]; then
+	tgit status --short | head -20 >&2
+	die "the tree has uncommitted changes; commit them first (git -C $TREE commit)"
+fi
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+tgit format-patch -q "${FORMAT_PATCH_OPTS[@]}" -o "$tmp" base..HEAD >/dev/null
+
+# The series, grouped by subsystem prefix of the subject.
+group_of() {
+	case "$1" in
+	fsblock:*|fs:*|mm:*|block:*) echo "fsblock core" ;;
+	fsb_extentmap:*)	echo "fsb_extentmap: extent-map cache" ;;
+	minix:*)		echo "minix on fsblock" ;;
+	ext2:*)			echo "ext2 on fsblock" ;;
+	Documentation:*|docs:*)	echo "documentation" ;;
+	*)			echo "other" ;;
+	esac
+}
+{
+	echo "# fsblock for Linux 6.12 (Debian $SRCPKG $(pkg_version))."
+	echo "# Apply in this order: quilt push -a, or git am in a git tree."
+	last=
+	for f in "$tmp"/*.patch; do
+		[ -e "$f" ] || continue
+		subj=$(sed -n 's/^Subject: \(\[PATCH\] \)\?//p' "$f" | head -1)
+		g=$(group_of "$subj")
+		if [ "$g" != "$last" ]; then
+			echo; echo "# $g"; last=$g
+		fi
+		basename "$f"
+	done
+} > "$tmp/series"
+
+mkdir -p "$REPO/patches"
+changed=0
+for f in "$tmp"/*; do
+	[ -e "$f" ] || continue
+	b=$(basename "$f")
+	if ! cmp -s "$f" "$REPO/patches/$b"; then
+		cp "$f" "$REPO/patches/$b"; changed=$((changed + 1))
+		say "wrote patches/$b"
+	fi
+done
+for f in "$REPO"/patches/*.patch; do
+	[ -e "$f" ] || continue
+	if [ ! -e "$tmp/$(basename "$f")" ]; then
+		rm -f "$f"; changed=$((changed + 1))
+		say "removed patches/$(basename "$f")"
+	fi
+done
+stamp_write "$(tgit rev-parse HEAD)" "$(patches_hash)" "$(pkg_version)"
+say "exported $(tgit rev-list --count base..HEAD) patches, $changed files changed"
