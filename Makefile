@@ -11,7 +11,7 @@ BUILD ?= /var/tmp/fsblock-build
 LOGS  ?= $(CURDIR)/out
 export BUILD LOGS
 
-.PHONY: help deps tree export kunit integration check test clean
+.PHONY: help deps tree export kunit integration check test clean harness-selftest
 
 help:
 	@echo "make integration  build the integration kernel, boot it, run every scenario"
@@ -46,3 +46,14 @@ test: deps
 
 clean:
 	rm -rf $(BUILD)/kunit $(BUILD)/int-* $(BUILD)/check.config $(BUILD)/check-ok $(LOGS)
+
+# The integration harness must fail on a damaged filesystem: boot with a
+# scenario that corrupts a minix image before fsck, and expect the run to
+# fail and name it.
+.PHONY: harness-selftest
+harness-selftest: deps
+	@out=$$(SCENARIO_DIR=$(CURDIR)/qemu-integration/selftest LOGS=$(LOGS)/selftest \
+		bash qemu-integration/run.sh 2>&1); rc=$$?; echo "$$out" | tail -25; \
+	if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'FAIL fsck-damage'; then \
+		echo "harness-selftest: the damaged image failed the run, as it must"; \
+	else echo "harness-selftest: FAILED: the damaged image was not caught"; exit 1; fi

@@ -10,7 +10,7 @@
 . "$(dirname "$0")/scripts/common.sh"
 
 bash "$REPO/scripts/deps.sh"
-bash "$REPO/scripts/tree.sh"
+[ "${TREE_SYNC:-1}" = 0 ] && say "TREE_SYNC=0: using $TREE as it is" || bash "$REPO/scripts/tree.sh"
 with_lock
 
 KBUILD=${KUNIT_BUILD:-$BUILD/kunit}

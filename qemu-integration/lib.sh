@@ -12,17 +12,27 @@ POOL=/tmp/pool
 FSSIZE_KB=${FSSIZE_KB:-16384}
 
 fail() { echo "FSB-CHECK-FAILED: $*"; exit 1; }
+
+# The real tools (util-linux, e2fsprogs), never busybox's applets of the
+# same names, which are installed in /bin.
+MKFS_MINIX=/sbin/mkfs.minix
+FSCK_MINIX=/sbin/fsck.minix
+MKE2FS=/sbin/mke2fs
+E2FSCK=/sbin/e2fsck
+for t in $MKFS_MINIX $FSCK_MINIX $MKE2FS $E2FSCK; do
+	[ -x $t ] && [ ! -L $t ] || { echo "FSB-CHECK-FAILED: $t missing or a link"; exit 1; }
+done
 step() { echo "FSB-STEP: $*"; }
 
 fs_type() { case $FS in minix*) echo minix ;; ext2*) echo ext2 ;; esac; }
 
 fs_mkfs() {
 	case $FS in
-	minix1)  mkfs.minix -1 "$DEV" "$FSSIZE_KB" ;;
-	minix2)  mkfs.minix -2 "$DEV" "$FSSIZE_KB" ;;
-	minix3)  mkfs.minix -3 "$DEV" "$FSSIZE_KB" ;;
-	ext2-1k) mke2fs -q -F -t ext2 -b 1024 "$DEV" "$FSSIZE_KB" ;;
-	ext2-4k) mke2fs -q -F -t ext2 -b 4096 "$DEV" $((FSSIZE_KB / 4)) ;;
+	minix1)  $MKFS_MINIX -1 "$DEV" "$FSSIZE_KB" ;;
+	minix2)  $MKFS_MINIX -2 "$DEV" "$FSSIZE_KB" ;;
+	minix3)  $MKFS_MINIX -3 "$DEV" "$FSSIZE_KB" ;;
+	ext2-1k) $MKE2FS -q -F -t ext2 -b 1024 "$DEV" "$FSSIZE_KB" ;;
+	ext2-4k) $MKE2FS -q -F -t ext2 -b 4096 "$DEV" $((FSSIZE_KB / 4)) ;;
 	*) fail "unknown FS '$FS'" ;;
 	esac >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; fail "mkfs $FS on $DEV"; }
 }
@@ -30,8 +40,8 @@ fs_mkfs() {
 # The filesystem's own checker must find the image clean.
 fs_fsck() {
 	case $FS in
-	minix*) fsck.minix -f "$DEV" ;;
-	ext2*)  e2fsck -fn "$DEV" ;;
+	minix*) $FSCK_MINIX -f "$DEV" ;;
+	ext2*)  $E2FSCK -fn "$DEV" ;;
 	esac >/tmp/fsck.out 2>&1
 	rc=$?
 	if [ $rc -ne 0 ]; then
@@ -54,24 +64,24 @@ drop_caches() {
 	echo 3 > /proc/sys/vm/drop_caches
 }
 
-# op 'command': run it in the filesystem and in the model, from their tops.
+# op 'command': run it in the filesystem and in the model, from their tops
+# (in this shell: a subshell per operation costs a fork under TCG).
 op() {
-	(cd $MNT && eval "$1") || fail "on $FS: $1"
-	(cd $MODEL && eval "$1") || fail "on the model: $1"
+	cd $MNT && eval "$1" || fail "on $FS: $1"
+	cd $MODEL && eval "$1" || fail "on the model: $1"
+	cd /
 }
 
 # A listing of a tree that two correct trees share: directories, symlinks
 # with their targets, regular files with link count, size and checksum.
+# A few processes for the whole tree, not several per file.
 manifest() {
 	(
 	cd "$1" || exit 1
 	find . -path ./lost+found -prune -o -type d -print | sort
-	find . -type l | sort | while read -r l; do
-		echo "$l -> $(readlink "$l")"
-	done
-	find . -path ./lost+found -prune -o -type f -print | sort | while read -r f; do
-		echo "$f $(stat -c '%h %s' "$f") $(md5sum < "$f" | cut -d' ' -f1)"
-	done
+	find . -type l -exec stat -c '%N' {} + | sort
+	find . -path ./lost+found -prune -o -type f -exec stat -c '%n %h %s' {} + | sort
+	find . -path ./lost+found -prune -o -type f -exec md5sum {} + | sort -k 2
 	)
 }
 
@@ -113,7 +123,7 @@ fs_workload() {
 	op "dd if=$POOL/s65543 of=sp3 bs=1024 seek=2048 count=8 conv=notrunc 2>/dev/null"
 	# Enough entries that the directory spans several blocks and pages.
 	i=0
-	while [ $i -lt 200 ]; do
+	while [ $i -lt 120 ]; do
 		op "echo entry-$i > d4/n$i"
 		i=$((i + 1))
 	done

@@ -13,10 +13,11 @@
 
 KERNEL=${KERNEL:-integration}
 SCENARIOS=${SCENARIOS:-*}
+SCENARIO_DIR=${SCENARIO_DIR:-$REPO/qemu-integration/scenarios}
 TIMEOUT=${INTEGRATION_TIMEOUT:-2700}
 
 bash "$REPO/scripts/deps.sh"
-bash "$REPO/scripts/tree.sh"
+[ "${TREE_SYNC:-1}" = 0 ] && say "TREE_SYNC=0: using $TREE as it is" || bash "$REPO/scripts/tree.sh"
 with_lock
 
 # The kernel: tinyconfig + the integration fragment + the debug set, and
@@ -26,7 +27,7 @@ grep -q '^config FSBLOCK_DEBUG$' "$TREE/fs/Kconfig" && frags+=("$REPO/kconfig/fs
 bash "$REPO/qemu-integration/build-kernel.sh" "$KERNEL" "${frags[@]}"
 kimg=$BUILD/int-$KERNEL/arch/x86/boot/bzImage
 
-mapfile -t scen < <(ls "$REPO"/qemu-integration/scenarios/$SCENARIOS.sh 2>/dev/null)
+mapfile -t scen < <(ls "$SCENARIO_DIR"/$SCENARIOS.sh 2>/dev/null)
 [ ${#scen[@]} -gt 0 ] || die "no scenario matches '$SCENARIOS'"
 initrd=$BUILD/int-$KERNEL.cpio
 bash "$REPO/qemu-integration/mkinitramfs.sh" "$initrd" "${scen[@]}"
@@ -72,7 +73,7 @@ report
 pass=0 fail=0 skip=0
 for s in "${scen[@]}"; do
 	n=$(basename "$s" .sh)
-	r=$(grep -a "^FSB-RESULT $n " "$log" | tr -d '\r' | awk '{print $3}' | tail -1)
+	r=$(grep -a "^FSB-RESULT $n " "$log" | tr -d '\r' | awk '{print $3}' | tail -1 || true)
 	case $r in
 	PASS) pass=$((pass + 1)) ;;
 	SKIP) skip=$((skip + 1)) ;;
