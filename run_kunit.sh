@@ -25,6 +25,7 @@ args=(run --arch=x86_64 --build_dir="$KBUILD" --jobs="$JOBS"
       --kunitconfig="$REPO/kconfig/debug.config"
       --kunitconfig="$REPO/kconfig/fsblock-debug.config"
       --qemu_args="-smp 2" --timeout="${KUNIT_TIMEOUT:-1200}"
+      --kernel_args="fail_make_request=1,100,0,-1"
       --make_options="CC=ccache gcc")
 
 say "kunit.py: building (cold: about 7 minutes; output in $out) and running"
