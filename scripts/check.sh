@@ -20,7 +20,17 @@ bad=0
 
 say "checkpatch on $(series_patches | wc -l) patches"
 while read -r p; do
-	out=$(cd "$TREE" && ./scripts/checkpatch.pl --no-color "$REPO/patches/$p" 2>&1) || true
+	# Debian's python3 first: its spdxcheck.py needs python3-ply and
+	# python3-git, which another python3 on PATH may lack (and checkpatch
+	# would then skip the SPDX check without saying so).
+	out=$(cd "$TREE" && PATH=/usr/bin:/bin:$PATH ./scripts/checkpatch.pl --no-color \
+		"$REPO/patches/$p" 2>&1) || true
+	if echo "$out" | grep -q 'Traceback'; then
+		echo "$out" | grep -A3 Traceback >&2
+		say "  FAIL $p: checkpatch's helper crashed"
+		bad=1
+		continue
+	fi
 	echo "$out" >> "$clog"
 	tot=$(echo "$out" | grep -E '^total: ' | tail -1)
 	if echo "$tot" | grep -q '^total: 0 errors, 0 warnings'; then
