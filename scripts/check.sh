@@ -71,8 +71,14 @@ for c in "${commits[@]}"; do
 	say "  building [$i/$n] $subj"
 	tgit checkout -q --detach "$c"
 	cp "$BUILD/check.config" "$KBUILD/.config"
-	if ! make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 ||
-	   ! make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" >> "$clog" 2>&1; then
+	# A cold first build takes about 8 minutes: show that it moves.
+	( while sleep 60; do say "    ... $(grep -c '^  CC ' "$clog") files compiled so far"; done ) &
+	beat=$!
+	ok=1
+	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 &&
+	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" >> "$clog" 2>&1 || ok=0
+	kill $beat 2>/dev/null; wait $beat 2>/dev/null || true
+	if [ $ok -eq 0 ]; then
 		grep -E 'error|warning:' "$clog" | tail -20 >&2
 		say "  FAIL [$i/$n] does not build: $subj"
 		bad=1
