@@ -20,10 +20,7 @@ log=$LOGS/kunit.log
 rm -f "$KBUILD/test.log" "$out" "$log"
 
 args=(run --arch=x86_64 --build_dir="$KBUILD" --jobs="$JOBS"
-      --kunitconfig="$REPO/kunit/.kunitconfig"
-      --kunitconfig="$REPO/kconfig/kunit.config"
-      --kunitconfig="$REPO/kconfig/debug.config"
-      --kunitconfig="$REPO/kconfig/fsblock-debug.config"
+      "${KUNIT_CONFIGS[@]}"
       --qemu_args="-smp 2" --timeout="${KUNIT_TIMEOUT:-1200}"
       --kernel_args="fail_make_request=1,100,0,-1"
       --make_options="CC=ccache gcc")
@@ -31,10 +28,9 @@ args=(run --arch=x86_64 --build_dir="$KBUILD" --jobs="$JOBS"
 say "kunit.py: building (cold: about 7 minutes; output in $out) and running"
 rc=0
 # kunit.py prints nothing while it builds; show a heartbeat instead of silence.
-( while sleep 60; do say "... still building/running (objects: $(find "$KBUILD" -name '*.o' 2>/dev/null | wc -l))"; done ) &
-beat=$!
+heartbeat_start 'echo "still building/running ($(find "$KBUILD" -name "*.o" 2>/dev/null | wc -l) objects)"'
 ( cd "$TREE" && python3 tools/testing/kunit/kunit.py "${args[@]}" "$@" ) >"$out" 2>&1 || rc=$?
-kill $beat 2>/dev/null; wait $beat 2>/dev/null || true
+heartbeat_stop
 
 # The parsed summary, as kunit.py printed it.
 sed -n '/Starting KUnit Kernel/,$p' "$out" | grep -v '^\s*$' >&2 ||

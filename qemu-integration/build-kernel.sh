@@ -36,11 +36,10 @@ done
 cmp -s "$C/.config" "$O/.config" || cp "$C/.config" "$O/.config"
 
 say "building the $name kernel in $O (cold: about 8 minutes; log: $blog)"
-( while sleep 60; do say "... $name kernel: $(find "$O" -name '*.o' | wc -l) objects"; done ) &
-beat=$!
+heartbeat_start 'echo "$name kernel: $(find "$O" -name "*.o" | wc -l) objects"'
 rc=0
 mk O="$O" -j"$JOBS" bzImage >>"$blog" 2>&1 || rc=$?
-kill $beat 2>/dev/null; wait $beat 2>/dev/null || true
+heartbeat_stop
 if [ $rc -ne 0 ]; then
 	grep -E 'error|Error' "$blog" | head -20 >&2
 	die "the $name kernel failed to build; log: $blog"

@@ -45,11 +45,7 @@ done < <(series_patches)
 # The configuration every prefix is built with: the KUnit kernel's, made
 # by kunit.py itself at the top of the series.
 ( cd "$TREE" && python3 tools/testing/kunit/kunit.py config --arch=x86_64 \
-	--build_dir="$KBUILD" \
-	--kunitconfig="$REPO/kunit/.kunitconfig" \
-	--kunitconfig="$REPO/kconfig/kunit.config" \
-	--kunitconfig="$REPO/kconfig/debug.config" \
-	--kunitconfig="$REPO/kconfig/fsblock-debug.config" ) >> "$clog" 2>&1 ||
+	--build_dir="$KBUILD" "${KUNIT_CONFIGS[@]}" ) >> "$clog" 2>&1 ||
 	{ tail -20 "$clog" >&2; die "kunit.py config failed"; }
 cp "$KBUILD/.config" "$BUILD/check.config"
 cfgsum=$(sha256sum < "$BUILD/check.config" | cut -c1-16)
@@ -72,12 +68,11 @@ for c in "${commits[@]}"; do
 	tgit checkout -q --detach "$c"
 	cp "$BUILD/check.config" "$KBUILD/.config"
 	# A cold first build takes about 8 minutes: show that it moves.
-	( while sleep 60; do say "    ... $(grep -c '^  CC ' "$clog") files compiled so far"; done ) &
-	beat=$!
+	heartbeat_start 'echo "  $(grep -c "^  CC " "$clog") files compiled so far"'
 	ok=1
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 &&
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" >> "$clog" 2>&1 || ok=0
-	kill $beat 2>/dev/null; wait $beat 2>/dev/null || true
+	heartbeat_stop
 	if [ $ok -eq 0 ]; then
 		grep -E 'error|warning:' "$clog" | tail -20 >&2
 		say "  FAIL [$i/$n] does not build: $subj"

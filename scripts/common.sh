@@ -24,6 +24,13 @@ FSB_EMAIL=${FSB_EMAIL:-fsblock-devel@example.org}
 
 STAMP=$TREE/.git/fsblock-stamp
 
+# The KUnit kernel's configuration: the suites plus the fragments they need.
+# run_kunit.sh runs with it and make check builds every prefix with it.
+KUNIT_CONFIGS=(--kunitconfig="$REPO/kunit/.kunitconfig"
+	       --kunitconfig="$REPO/kconfig/kunit.config"
+	       --kunitconfig="$REPO/kconfig/debug.config"
+	       --kunitconfig="$REPO/kconfig/fsblock-debug.config")
+
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
@@ -54,6 +61,26 @@ stamp_write() {	# head patches-hash version
 # Options that make git format-patch output depend only on the commits.
 FORMAT_PATCH_OPTS=(--zero-commit --no-signature --no-numbered --stat=80
 		   --abbrev=12 --full-index --no-renames)
+
+# The tree must hold nothing uncommitted before it is synced or exported.
+require_clean_tree() {
+	if [ -n "$(tgit status --porcelain --untracked-files=normal | head -1)" ]; then
+		tgit status --short | head -20 >&2
+		die "the tree $TREE has uncommitted changes.
+  Commit them (git -C $TREE commit -a) and run 'make export',
+  or discard them (git -C $TREE checkout -f && git -C $TREE clean -fd)."
+	fi
+}
+
+# A line every minute while a long, silent step runs: heartbeat_start
+# 'shell words printing the progress'; heartbeat_stop when the step ends.
+heartbeat_start() {
+	( while sleep 60; do say "... $(eval "$1")"; done ) &
+	HEARTBEAT=$!
+}
+heartbeat_stop() {
+	kill "$HEARTBEAT" 2>/dev/null; wait "$HEARTBEAT" 2>/dev/null || true
+}
 
 # Run a command with the build folder locked, so that two make runs
 # cannot build in the same folders at once.

@@ -8,10 +8,7 @@ with_lock
 [ -d "$TREE/.git" ] || die "no tree at $TREE: run 'make tree' first"
 [ "$(tgit symbolic-ref -q --short HEAD || true)" = fsblock ] ||
 	die "the tree is not on its branch 'fsblock'"
-if [ -n "$(tgit status --porcelain --untracked-files=normal | head -1)" ]; then
-	tgit status --short | head -20 >&2
-	die "the tree has uncommitted changes; commit them first (git -C $TREE commit)"
-fi
+require_clean_tree
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT

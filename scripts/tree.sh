@@ -72,12 +72,7 @@ if [ ! -d "$TREE/.git" ]; then
 fi
 
 # An existing tree: make sure nothing in it would be lost.
-if [ -n "$(tgit status --porcelain --untracked-files=normal | head -1)" ]; then
-	tgit status --short | head -20 >&2
-	die "the tree $TREE has uncommitted changes.
-  Commit them (git -C $TREE commit -a) and run 'make export',
-  or discard them (git -C $TREE checkout -f && git -C $TREE clean -fd)."
-fi
+require_clean_tree
 branch=$(tgit symbolic-ref -q --short HEAD || true)
 [ "$branch" = fsblock ] || die "the tree is not on its branch 'fsblock' (a bisect left over?):
   git -C $TREE checkout fsblock"
