@@ -54,6 +54,7 @@ clean:
 harness-selftest: deps
 	@out=$$(SCENARIO_DIR=$(CURDIR)/qemu-integration/selftest LOGS=$(LOGS)/selftest \
 		bash qemu-integration/run.sh 2>&1); rc=$$?; echo "$$out" | tail -25; \
-	if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'FAIL fsck-damage'; then \
-		echo "harness-selftest: the damaged image failed the run, as it must"; \
-	else echo "harness-selftest: FAILED: the damaged image was not caught"; exit 1; fi
+	if [ $$rc -ne 0 ] && echo "$$out" | grep -q 'FAIL fsck-damage' && \
+	   echo "$$out" | grep -q 'FAIL fsbx-fault'; then \
+		echo "harness-selftest: the damaged image and the injected fsbx fault failed the run, as they must"; \
+	else echo "harness-selftest: FAILED: a planted fault was not caught"; exit 1; fi

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh OUT SCENARIO...: the guest's root filesystem, from Debian's
 # packages: busybox-static, mkfs.minix/fsck.minix (util-linux), mke2fs/
-# e2fsck (e2fsprogs) with the shared libraries they need, our init, the
-# scenario library and the named scenarios.
+# e2fsck (e2fsprogs) with the shared libraries they need, our exerciser
+# (fsbx), our init, the scenario library and the named scenarios.
 . "$(dirname "$0")/../scripts/common.sh"
 
 out=$1; shift
@@ -30,6 +30,10 @@ for b in mkfs.minix fsck.minix mke2fs e2fsck; do add_bin "$b"; done
 # mke2fs looks for its configuration; an empty one gives the defaults.
 : > "$root/etc/mke2fs.conf"
 [ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
+
+# Our data-integrity exerciser, static like busybox.
+gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/fsbx" \
+	"$REPO/qemu-integration/fsbx/fsbx.c" || die "cannot build fsbx (needs gcc, libc6-dev)"
 
 install -m 755 "$REPO/qemu-integration/init" "$root/init"
 cp "$REPO/qemu-integration/lib.sh" "$root/fsb/lib.sh"

@@ -1,0 +1,8 @@
+# SPDX-License-Identifier: GPL-2.0
+# minix2 on the brd RAM disk: the data-integrity exerciser, 2 x 50000
+# operations (see lib.sh fs_exercise).
+. /fsb/lib.sh
+FS=minix2
+DEV=/dev/ram0
+FSX_SEED=2
+fs_exercise
