@@ -34,8 +34,10 @@ KUNIT_CONFIGS=(--kunitconfig="$REPO/kunit/.kunitconfig"
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
 
+# gc.auto=0: an automatic gc after "git am" detaches into the background
+# and would keep the build lock (fd 9) for minutes; fd 9 is closed for git.
 tgit() { git -C "$TREE" -c user.name="$FSB_NAME" -c user.email="$FSB_EMAIL" \
-	     -c advice.detachedHead=false "$@"; }
+	     -c advice.detachedHead=false -c gc.auto=0 "$@" 9>&-; }
 
 pkg_version() { dpkg-query -W -f='${Version}' "$SRCPKG" 2>/dev/null || echo unknown; }
 
