@@ -211,7 +211,7 @@ fsx_run() {
 }
 
 fs_exercise() {
-	FSX_OPS=${FSX_OPS:-50000}
+	FSX_OPS=${FSX_OPS:-25000}
 	echo "scenario: fsbx on $FS on $DEV, ${FSSIZE_KB} KiB"
 	fs_mkfs
 	fs_mount

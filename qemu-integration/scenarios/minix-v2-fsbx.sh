@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
-# minix2 on the brd RAM disk: the data-integrity exerciser, 2 x 50000
+# minix2 on the brd RAM disk: the data-integrity exerciser, 2 x 25000
 # operations (see lib.sh fs_exercise).
 . /fsb/lib.sh
 FS=minix2
