@@ -2,7 +2,8 @@
 # fsblock for Linux 6.12: the series, its KUnit suites and the integration boot.
 #
 #   make integration   build the integration kernel and run the scenarios
-#   make test          check + kunit + integration (what CI runs)
+#   make test          check + kunit + integration on the fsblock, the
+#                      no-buffer_head and the stock kernel (what CI runs)
 #
 # Build products go to $(BUILD), outside the clone by default, so that a
 # fresh clone reuses the tree, the objects and ccache; logs go to $(LOGS).
@@ -11,11 +12,15 @@ BUILD ?= /var/tmp/fsblock-build
 LOGS  ?= $(CURDIR)/out
 export BUILD LOGS
 
-.PHONY: help deps tree export kunit integration check test clean harness-selftest
+.PHONY: help deps tree export kunit integration integration-nobh integration-stock integration-all \
+	check test clean harness-selftest
 
 help:
 	@echo "make integration  build the integration kernel, boot it, run every scenario"
-	@echo "make test         make check, the KUnit suites and the integration run"
+	@echo "make test         make check, the KUnit suites and integration-all"
+	@echo "make integration-nobh   the scenarios on the kernel without buffer_heads"
+	@echo "make integration-stock  the scenarios on stock 6.12 (no series)"
+	@echo "make integration-all    the three kernels, booted at the same time (as make test)"
 	@echo "make deps         install missing Debian packages"
 	@echo "make tree         the kernel tree in $(BUILD)/linux: Debian's 6.12 + the series"
 	@echo "make export       write the tree's commits back to patches/"
@@ -36,7 +41,16 @@ kunit: deps
 	@./run_kunit.sh $(ARGS)
 
 integration: deps
-	@bash qemu-integration/run.sh
+	@KERNELS=integration bash qemu-integration/run.sh
+
+integration-nobh: deps
+	@KERNELS=nobh bash qemu-integration/run.sh
+
+integration-stock: deps
+	@KERNELS=stock bash qemu-integration/run.sh
+
+integration-all: deps
+	@KERNELS="integration nobh stock" bash qemu-integration/run.sh
 
 check: deps
 	@bash scripts/check.sh

@@ -21,16 +21,26 @@ mk() { make -C "$TREE" CC="ccache gcc" "$@"; }
 { mk O="$C" tinyconfig &&
   ( cd "$C" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$C" .config "$@" ) &&
   mk O="$C" olddefconfig; } >"$blog" 2>&1 || { tail -5 "$blog" >&2; die "$name: configuration failed; log: $blog"; }
-bad=0
+# What each symbol must be: the last fragment that names it decides.
+declare -A want from
 for f in "$@"; do
 	while IFS= read -r l; do
 		case "$l" in
-		CONFIG_*=*)	grep -qxF "$l" "$C/.config" || { say "$name: '$l' ($f) not in .config"; bad=1; } ;;
+		CONFIG_*=*)	sym=${l%%=*} ;;
 		"# CONFIG_"*" is not set")
-				sym=${l#\# }; sym=${sym%% *}
-				! grep -q "^$sym=" "$C/.config" || { say "$name: '$l' ($f) not honoured"; bad=1; } ;;
+				sym=${l#\# }; sym=${sym%% *} ;;
+		*)		continue ;;
 		esac
+		want[$sym]=$l from[$sym]=$f
 	done < "$f"
+done
+bad=0
+for sym in "${!want[@]}"; do
+	l=${want[$sym]}
+	case "$l" in
+	CONFIG_*)	grep -qxF "$l" "$C/.config" || { say "$name: '$l' (${from[$sym]}) not in .config"; bad=1; } ;;
+	*)		! grep -q "^$sym=" "$C/.config" || { say "$name: '$l' (${from[$sym]}) not honoured"; bad=1; } ;;
+	esac
 done
 [ $bad -eq 0 ] || die "the $name kernel config lacks options its fragments ask for (see above)"
 cmp -s "$C/.config" "$O/.config" || cp "$C/.config" "$O/.config"

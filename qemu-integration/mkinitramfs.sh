@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh OUT SCENARIO...: the guest's root filesystem, from Debian's
 # packages: busybox-static, mkfs.minix/fsck.minix (util-linux), mke2fs/
-# e2fsck (e2fsprogs) with the shared libraries they need, our exerciser
-# (fsbx), our init, the scenario library and the named scenarios.
+# e2fsck (e2fsprogs) with the shared libraries they need; our exerciser
+# (fsbx) and image damager (mximg), our init, the scenario library and the
+# named scenarios.
 . "$(dirname "$0")/../scripts/common.sh"
 
 out=$1; shift
@@ -15,25 +16,32 @@ cp /bin/busybox "$root/bin/busybox"
 file -L /bin/busybox | grep -q 'statically linked' ||
 	die "/bin/busybox is not the static one: install busybox-static"
 
-# A binary and every library it loads, at the same paths as on the host.
+# A binary (as /sbin/NAME, or /sbin/$2) and every library it loads, at
+# the same paths as on the host.
 add_bin() {
 	local bin lib
 	bin=$(command -v "$1" || echo "/sbin/$1")
 	[ -x "$bin" ] || die "$1 not found (install its package: make deps)"
-	install -D "$bin" "$root/sbin/$1"
+	install -D "$bin" "$root/sbin/${2:-$1}"
 	for lib in $(ldd "$bin" | grep -o '/[^ ]*'); do
 		[ -e "$root$lib" ] || install -D "$(readlink -f "$lib")" "$root$lib"
 	done
 }
 for b in mkfs.minix fsck.minix mke2fs e2fsck; do add_bin "$b"; done
+# util-linux's mount(8), for the scenarios that need the kernel's reasons
+# for refusing a mount: busybox mounts with MS_SILENT, which mutes them.
+add_bin mount mount.util-linux
 [ -e "$root/lib64" ] || ln -s lib "$root/lib64" 2>/dev/null || true
 # mke2fs looks for its configuration; an empty one gives the defaults.
 : > "$root/etc/mke2fs.conf"
 [ -f /etc/mke2fs.conf ] && cp /etc/mke2fs.conf "$root/etc/mke2fs.conf"
 
-# Our data-integrity exerciser, static like busybox.
-gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/fsbx" \
-	"$REPO/qemu-integration/fsbx/fsbx.c" || die "cannot build fsbx (needs gcc, libc6-dev)"
+# Our data-integrity exerciser, image damager and directory lister, static
+# like busybox.
+for t in fsbx mximg fsbls; do
+	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/$t" \
+		"$REPO/qemu-integration/fsbx/$t.c" || die "cannot build $t (needs gcc, libc6-dev)"
+done
 
 install -m 755 "$REPO/qemu-integration/init" "$root/init"
 cp "$REPO/qemu-integration/lib.sh" "$root/fsb/lib.sh"

@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# make test: make check, the KUnit suites, and the integration run, each
-# one run even if an earlier one failed; a summary at the end.
+# make test: make check, the KUnit suites, and the integration run on the
+# three kernels (the fsblock debug kernel, the same without buffer_heads,
+# and stock 6.12 without the series), each stage run even if an earlier
+# one failed; a summary at the end.
 . "$(dirname "$0")/common.sh"
 mkdir -p "$LOGS"
 t0=$(date +%s)
@@ -21,7 +23,7 @@ stage() {	# name command...
 
 stage check bash "$REPO/scripts/check.sh"
 stage kunit "$REPO/run_kunit.sh"
-stage integration bash "$REPO/qemu-integration/run.sh"
+stage integration env KERNELS="integration nobh stock" bash "$REPO/qemu-integration/run.sh"
 
 # Counts: KUnit test cases as kunit.py parsed them, integration scenarios,
 # and one for each stage that could not be counted finer.
