@@ -2,8 +2,8 @@
 # Hand-made corrupt minix superblocks (V1, V2, V3): each must fail the
 # mount with a kernel message.  Then a file whose zone lies beyond the
 # device, a root directory whose block does, and a directory entry naming
-# an inode that does not exist: the mount succeeds and reading them must
-# return an error to the caller.
+# an inode that does not exist: the mount succeeds and reading them (a
+# read, a readdir, a lookup) must return an error to the caller.
 . /fsb/lib.sh
 DEV=/dev/ram0
 FSSIZE_KB=4096
@@ -106,6 +106,16 @@ for FS in minix1 minix2 minix3; do
 	expect_error "root directory block beyond the device" \
 		"stock minix lists it as empty (minix_readdir skips blocks it cannot read)" \
 		/bin/fsbls $MNT
+	# A lookup there must report the error too, not answer ENOENT.
+	if stat $MNT/g > /dev/null 2> /tmp/err.out; then
+		fail "$FS: lookup in an unreadable directory succeeded"
+	elif grep -q 'No such file' /tmp/err.out; then
+		[ "$FSB_KERNEL" = stock ] ||
+			fail "$FS: lookup in an unreadable directory answered ENOENT"
+		echo "$FS: lookup in an unreadable directory: stock minix answers ENOENT (minix_find_entry skips blocks it cannot read)"
+	else
+		echo "$FS: lookup in an unreadable directory: $(cat /tmp/err.out)"
+	fi
 	fs_umount
 done
 echo "scenario minix-corrupt-sb: all checks passed"
