@@ -9,11 +9,11 @@
  *                                  superblock, bitmaps and inode table, and
  *                                  the blocks of directories and symlinks
  *                                  and the indirect blocks of files in use
- *
- * Knows V1, V2 and V3 superblocks (little-endian, as Linux writes them).
  *   mximg zone DEV INO IDX VALUE   set zone pointer IDX of inode INO
  *   mximg dirent DEV IDX INO       point entry IDX of the root directory's
  *                                  first block at inode INO
+ *
+ * Knows V1, V2 and V3 filesystems (little-endian, as Linux writes them).
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -58,21 +58,28 @@ static void die(const char *fmt, const char *arg)
 	exit(2);
 }
 
-static uint64_t get(unsigned int off, unsigned int size)
+/* Little-endian fields of @size bytes (1 to 8). */
+static uint64_t le_get(const unsigned char *p, unsigned int size)
 {
 	uint64_t v = 0;
 
 	while (size--)
-		v = (v << 8) | sb[off + size];
+		v = (v << 8) | p[size];
 	return v;
 }
 
-static void put(unsigned int off, unsigned int size, uint64_t v)
+static void le_put(unsigned char *p, unsigned int size, uint64_t v)
 {
 	unsigned int i;
 
 	for (i = 0; i < size; i++, v >>= 8)
-		sb[off + i] = v & 0xff;
+		p[i] = v & 0xff;
+}
+
+/* A field of the superblock as read into sb[]. */
+static uint64_t get(unsigned int off, unsigned int size)
+{
+	return le_get(sb + off, size);
 }
 
 static int is_v3(void)
@@ -137,24 +144,20 @@ static off_t zone_ptr(uint64_t ino, unsigned int idx, unsigned int *size)
 	return table + (ino - 1) * 64 + 24 + idx * 4;
 }
 
+/* A field of @size bytes (1 to 4) at byte @off of the device. */
 static uint64_t read_le(off_t off, unsigned int size)
 {
 	unsigned char b[4];
-	uint64_t v = 0;
 
 	rw(0, b, size, off);
-	while (size--)
-		v = (v << 8) | b[size];
-	return v;
+	return le_get(b, size);
 }
 
 static void write_le(off_t off, unsigned int size, uint64_t v)
 {
 	unsigned char b[4];
-	unsigned int i;
 
-	for (i = 0; i < size; i++, v >>= 8)
-		b[i] = v & 0xff;
+	le_put(b, size, v);
 	rw(1, b, size, off);
 }
 
@@ -241,7 +244,7 @@ int main(int argc, char **argv)
 				break;
 		if (!f->name)
 			die("no field %s", argv[3]);
-		put(f->off, f->size, strtoull(argv[4], NULL, 0));
+		le_put(sb + f->off, f->size, strtoull(argv[4], NULL, 0));
 		rw(1, sb, sizeof(sb), SB_OFF);
 		return 0;
 	}
