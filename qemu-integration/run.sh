@@ -103,7 +103,8 @@ boot() {
 # Print the scenario results of kernel $1 that appeared since last time.
 report() {
 	local k=$1 lines
-	lines=$(grep -a '^FSB-RESULT ' "$LOGS/integration-$k.log" | tr -d '\r' || true)
+	# Whole lines only: the guest may be half-way through writing one.
+	lines=$(grep -a '^FSB-RESULT [^ ]* [A-Z]* [0-9]*s' "$LOGS/integration-$k.log" | tr -d '\r' || true)
 	[ -z "$lines" ] && return 0
 	echo "$lines" | tail -n +$((SHOWN[$k] + 1)) | while read -r _ n r t; do
 		say "$k: $r $n ($t)"
@@ -130,7 +131,7 @@ judge() {
 				say "$k: FAIL $n; its last lines:"
 			fi
 			sed -n "/^FSB-BEGIN $n /,/^FSB-RESULT $n /p" "$log" | tr -d '\r' |
-				grep -av '^FSB-RESULT' | tail -25 | sed 's/^/    /' >&2
+				{ grep -av '^FSB-RESULT' || true; } | tail -25 | sed 's/^/    /' >&2
 			;;
 		esac
 	done
@@ -165,11 +166,13 @@ while [ -n "$running" ]; do
 	still=
 	for k in $running; do
 		report "$k"
-		if kill -0 "${QPID[$k]}" 2>/dev/null; then
+		# bash's own job table: a PID it has reaped may be reused.
+		if [[ " $(jobs -rp | tr '\n' ' ') " == *" ${QPID[$k]} "* ]]; then
 			still+=" $k"
 		else
 			QRC[$k]=0
 			wait "${QPID[$k]}" || QRC[$k]=$?
+			unset "QPID[$k]"	# reaped: kill_guests must not touch the PID
 			report "$k"
 			say "$k: guest finished (QEMU exit ${QRC[$k]})"
 		fi

@@ -34,7 +34,8 @@ int main(int argc, char **argv)
 		n++;
 	}
 	if (errno) {
-		fprintf(stderr, "fsbls: reading %s: %s\n", argv[1], strerror(errno));
+		fprintf(stderr, "fsbls: reading %s: %s (after %lu entries)\n",
+			argv[1], strerror(errno), n);
 		return 1;
 	}
 	closedir(d);

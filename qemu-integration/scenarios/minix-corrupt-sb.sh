@@ -1,9 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0
 # Hand-made corrupt minix superblocks (V1, V2, V3): each must fail the
-# mount with a kernel message.  Then a file whose zone lies beyond the
-# device, a root directory whose block does, and a directory entry naming
-# an inode that does not exist: the mount succeeds and reading them (a
-# read, a readdir, a lookup) must return an error to the caller.
+# mount with a kernel message.  Then, on images that mount: a file whose
+# zone lies beyond the device, a file whose indirect pointer names a
+# bitmap block, a directory entry naming an inode that does not exist, a
+# root directory whose block lies beyond the device and a directory whose
+# second page does: reading them (read, readdir, lookup) must return an
+# error to the caller.
 . /fsb/lib.sh
 DEV=/dev/ram0
 FSSIZE_KB=4096
@@ -116,6 +118,25 @@ for FS in minix1 minix2 minix3; do
 	else
 		echo "$FS: lookup in an unreadable directory: $(cat /tmp/err.out)"
 	fi
+	fs_umount
+	# A directory of more than one page whose second page has a block
+	# beyond the device: getdents() drops the error of a call that has
+	# returned entries, so readdir must stop before that page and report
+	# it on the next call.
+	fs_mkfs
+	fs_mount
+	mkdir $MNT/d || fail "mkdir d"
+	i=0
+	while [ $i -lt 300 ]; do
+		: > $MNT/d/f$i || fail "creating d/f$i"
+		i=$((i + 1))
+	done
+	echo "$FS: directory d: $(stat -c %s $MNT/d) bytes"
+	fs_umount
+	/bin/mximg zone $DEV 2 4 65000 || fail "mximg zone"
+	fs_mount
+	expect_error "directory block beyond the device, in the second page" \
+		"stock minix lists the directory without that page" /bin/fsbls $MNT/d
 	fs_umount
 done
 echo "scenario minix-corrupt-sb: all checks passed"
