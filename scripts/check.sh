@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # make check: patch hygiene for every patch of the series.
 #  1. scripts/checkpatch.pl: no ERROR and no WARNING.
+#     The converted filesystems (fs/minix) must not mention buffer_head.
 #  2. bisect build: every prefix of the series builds (the KUnit kernel's
 #     configuration, so the debug set and the tests are compiled), and the
 #     C files a patch touches compile without W=1 warnings.
@@ -41,6 +42,17 @@ while read -r p; do
 		bad=1
 	fi
 done < <(series_patches)
+
+# The filesystems the series converts must not mention buffer_heads.
+for d in fs/minix; do
+	if hits=$(tgit grep -n buffer_head fsblock -- "$d"); then
+		echo "$hits" | head -20 >&2
+		say "  FAIL $d still mentions buffer_head"
+		bad=1
+	else
+		say "  ok   no buffer_head in $d"
+	fi
+done
 
 # The configuration every prefix is built with: the KUnit kernel's, made
 # by kunit.py itself at the top of the series.
