@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest-side library of the integration scenarios (busybox sh).
 #
-# A scenario sets FS (minix1, minix2, minix3, ext2-1k, ext2-4k) and DEV and
-# calls fs_workload.  Every operation is applied both to the filesystem
+# A scenario sets FS (minix1, minix2, minix3, or ext2-Nk for ext2 with
+# N KiB blocks) and DEV and calls fs_workload or fs_exercise; the plain
+# ones are generated from qemu-integration/scenarios/table.  Every operation is applied both to the filesystem
 # under test and to a model tree on tmpfs; "verify" compares the two
 # (names, types, sizes, link counts, checksums, symlink targets).
 
@@ -13,9 +14,15 @@ FSSIZE_KB=${FSSIZE_KB:-16384}
 
 fail() { echo "FSB-CHECK-FAILED: $*"; exit 1; }
 
-# Which kernel runs the scenarios: run.sh puts fsbkernel=NAME on the
-# command line (integration, nobh, stock).
-FSB_KERNEL=$(sed -n 's/.*fsbkernel=\([a-z]*\).*/\1/p' /proc/cmdline)
+# karg NAME [DEFAULT]: the value of NAME=... on the kernel command line,
+# where run.sh passes the scenarios their settings; DEFAULT if absent.
+karg() {
+	v=$(tr ' ' '\n' < /proc/cmdline | sed -n "s/^$1=//p" | tail -1)
+	echo "${v:-$2}"
+}
+
+# Which kernel runs the scenarios (integration, nobh, stock, fast).
+FSB_KERNEL=$(karg fsbkernel)
 
 # The real tools (util-linux, e2fsprogs), never busybox's applets of the
 # same names, which are installed in /bin.
@@ -26,7 +33,7 @@ E2FSCK=/sbin/e2fsck
 for t in $MKFS_MINIX $FSCK_MINIX $MKE2FS $E2FSCK; do
 	[ -x $t ] && [ ! -L $t ] || { echo "FSB-CHECK-FAILED: $t missing or a link"; exit 1; }
 done
-step() { echo "FSB-STEP: $*"; }
+step() { echo "FSB-STEP: $* (at $(cut -d. -f1 /proc/uptime)s)"; }
 
 fs_type() { case $FS in minix*) echo minix ;; ext2*) echo ext2 ;; esac; }
 
@@ -42,8 +49,8 @@ fs_mkfs() {
 	minix1)  $MKFS_MINIX -1 "$DEV" "$FSSIZE_KB" ;;
 	minix2)  $MKFS_MINIX -2 "$DEV" "$FSSIZE_KB" ;;
 	minix3)  $MKFS_MINIX -3 "$DEV" "$FSSIZE_KB" ;;
-	ext2-1k) $MKE2FS -q -F -t ext2 -b 1024 "$DEV" "$FSSIZE_KB" ;;
-	ext2-4k) $MKE2FS -q -F -t ext2 -b 4096 "$DEV" $((FSSIZE_KB / 4)) ;;
+	ext2-*k) k=${FS#ext2-}; k=${k%k}
+		 $MKE2FS -q -F -t ext2 -b $((k * 1024)) "$DEV" $((FSSIZE_KB / k)) ;;
 	*) fail "unknown FS '$FS'" ;;
 	esac >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; fail "mkfs $FS on $DEV"; }
 }
@@ -239,11 +246,17 @@ fsx_pair() {
 			$MNT/fsbx.$s > /tmp/fsbx.$s.out 2>&1 &
 		eval pid$s=\$!
 	done
+	# A line a minute on the console, which run.sh shows as progress.
+	(while sleep 60; do
+		echo "FSB-PROGRESS: $FS seeds $s1/$s2: $(tail -qn1 /tmp/fsbx.$s1.out /tmp/fsbx.$s2.out 2>/dev/null | tr '\n' ' ')"
+	done) &
+	ticker=$!
 	rc=0
 	for s in $s1 $s2; do
 		eval wait \$pid$s || { rc=1; echo "fsbx seed $s failed:"; }
-		cat /tmp/fsbx.$s.out
 	done
+	kill $ticker; wait $ticker 2>/dev/null
+	for s in $s1 $s2; do cat /tmp/fsbx.$s.out; done
 	[ -n "$dropper" ] && { kill $dropper; wait $dropper 2>/dev/null; }
 	[ $rc -eq 0 ] || fail "fsbx on $FS, seeds $s1/$s2"
 	fs_umount
@@ -258,8 +271,7 @@ fsx_pair() {
 }
 
 fs_exercise() {
-	FSX_OPS=$(sed -n 's/.*fsbx_ops=\([0-9]*\).*/\1/p' /proc/cmdline)
-	FSX_OPS=${FSX_OPS:-50000}
+	FSX_OPS=$(karg fsbx_ops 5000)
 	seed=${FSX_SEED:-1}
 	echo "scenario: fsbx on $FS on $DEV, ${FSSIZE_KB} KiB, $((4 * FSX_OPS)) operations"
 	fs_mkfs

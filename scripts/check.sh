@@ -3,16 +3,14 @@
 # make check: patch hygiene for every patch of the series.
 #  1. scripts/checkpatch.pl: no ERROR and no WARNING.
 #     The converted filesystems (fs/minix) must not mention buffer_head.
-#  2. bisect build: every prefix of the series builds (the KUnit kernel's
+#  2. bisect build: every prefix of the series builds vmlinux (the KUnit kernel's
 #     configuration, so the debug set and the tests are compiled), and the
 #     C files a patch touches compile without W=1 warnings.
 # Prefixes already built with the same configuration are remembered in
 # $BUILD/check-ok and skipped, so a re-run only builds what changed.
 . "$(dirname "$0")/common.sh"
 
-bash "$REPO/scripts/deps.sh"
-bash "$REPO/scripts/tree.sh"
-with_lock
+setup_once
 mkdir -p "$LOGS" "$CCACHE_DIR"
 KBUILD=${KUNIT_BUILD:-$BUILD/kunit}
 clog=$LOGS/check.log
@@ -54,6 +52,10 @@ for d in fs/minix; do
 	fi
 done
 
+# The builds take the build lock (checkpatch and the grep above read only
+# the patches and git's objects).
+with_lock
+
 # The configuration every prefix is built with: the KUnit kernel's, made
 # by kunit.py itself at the top of the series.
 ( cd "$TREE" && python3 tools/testing/kunit/kunit.py config --arch=x86_64 \
@@ -83,7 +85,7 @@ for c in "${commits[@]}"; do
 	heartbeat_start 'echo "  $(grep -c "^  CC " "$clog") files compiled so far"'
 	ok=1
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 &&
-	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" >> "$clog" 2>&1 || ok=0
+	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" vmlinux >> "$clog" 2>&1 || ok=0
 	heartbeat_stop
 	if [ $ok -eq 0 ]; then
 		grep -E 'error|warning:' "$clog" | tail -20 >&2

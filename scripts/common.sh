@@ -24,12 +24,16 @@ FSB_EMAIL=${FSB_EMAIL:-fsblock-devel@example.org}
 
 STAMP=$TREE/.git/fsblock-stamp
 
-# The KUnit kernel's configuration: the suites plus the fragments they need.
-# run_kunit.sh runs with it and make check builds every prefix with it.
-KUNIT_CONFIGS=(--kunitconfig="$REPO/kunit/.kunitconfig"
-	       --kunitconfig="$REPO/kconfig/kunit.config"
-	       --kunitconfig="$REPO/kconfig/debug.config"
-	       --kunitconfig="$REPO/kconfig/fsblock-debug.config")
+# The KUnit run: kunit/args holds the arguments of "kunit.py run
+# --arch=x86_64", one per line, paths relative to the repository.  The
+# one list of them: run_kunit.sh runs with it (and prints it with
+# --print), make check builds every prefix with its --kunitconfig lines.
+kunit_args() {
+	sed -e 's/[[:space:]]*#.*//' -e '/^$/d' -e "s|=kunit/|=$REPO/kunit/|" \
+	    -e "s|=kconfig/|=$REPO/kconfig/|" "$REPO/kunit/args"
+}
+mapfile -t KUNIT_ARGS < <(kunit_args)
+mapfile -t KUNIT_CONFIGS < <(kunit_args | grep '^--kunitconfig=')
 
 say()  { printf '%s %s\n' "[$(date +%H:%M:%S)]" "$*" >&2; }
 die()  { printf 'error: %s\n' "$*" >&2; exit 1; }
@@ -82,6 +86,16 @@ heartbeat_start() {
 }
 heartbeat_stop() {
 	kill "$HEARTBEAT" 2>/dev/null; wait "$HEARTBEAT" 2>/dev/null || true
+}
+
+# deps.sh and tree.sh, once per make invocation: the Makefile runs them as
+# prerequisites and sets FSB_SETUP_DONE for the recipes; a script run by
+# hand runs them itself.
+setup_once() {
+	[ "${FSB_SETUP_DONE:-0}" = 1 ] && return 0
+	bash "$REPO/scripts/deps.sh"
+	bash "$REPO/scripts/tree.sh"
+	export FSB_SETUP_DONE=1
 }
 
 # Run a command with the build folder locked, so that two make runs

@@ -17,7 +17,7 @@ tgit format-patch -q "${FORMAT_PATCH_OPTS[@]}" -o "$tmp" base..HEAD >/dev/null
 # The series, grouped by subsystem prefix of the subject.
 group_of() {
 	case "$1" in
-	fsblock:*|fs:*|mm:*|block:*) echo "fsblock core" ;;
+	fsblock:*|fs:*|mm:*|mm/*|block:*) echo "fsblock core" ;;
 	fsb_extentmap:*)	echo "fsb_extentmap: extent-map cache" ;;
 	minix:*)		echo "minix on fsblock" ;;
 	ext2:*)			echo "ext2 on fsblock" ;;

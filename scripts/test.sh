@@ -2,13 +2,26 @@
 # SPDX-License-Identifier: GPL-2.0
 # make test: make check, the KUnit suites, and the integration run on the
 # three kernels (the fsblock debug kernel, the same without buffer_heads,
-# and stock 6.12 without the series), each stage run even if an earlier
-# one failed; a summary at the end.
+# and stock 6.12 without the series), each stage run even if another one
+# failed; a summary at the end.
+#
+# The stages overlap, so that the guests (which use about one core each
+# while a scenario runs one process) share the machine with the builds:
+# the integration stage starts first and builds its three kernels (it
+# holds the build lock), booting each guest as soon as its kernel is
+# built; check and KUnit then build while the guests run.  The
+# integration stage's lines appear as they come, marked [integration].
 . "$(dirname "$0")/common.sh"
+setup_once
 mkdir -p "$LOGS"
 t0=$(date +%s)
 declare -A res
 total_pass=0 total_fail=0
+
+verdict() {	# name rc start
+	if [ "$2" -eq 0 ]; then res[$1]="passed"; else res[$1]="FAILED"; fi
+	res[$1]+=" in $(( $(date +%s) - $3 ))s"
+}
 
 stage() {	# name command...
 	local name=$1 s rc=0
@@ -16,30 +29,52 @@ stage() {	# name command...
 	s=$(date +%s)
 	say "=== $name"
 	"$@" 2>&1 | tee "$LOGS/test-$name.out" || rc=${PIPESTATUS[0]}
-	if [ $rc -eq 0 ]; then res[$name]="passed"; else res[$name]="FAILED"; fi
-	res[$name]+=" in $(( $(date +%s) - s ))s"
-	return 0
+	verdict "$name" $rc "$s"
 }
+
+say "=== integration (in the background: kernels first, then the guests)"
+si=$(date +%s)
+rm -f "$LOGS/test-integration.rc"
+( rc=0
+  env KERNELS="integration nobh stock" TIER=test bash "$REPO/qemu-integration/run.sh" \
+	> "$LOGS/test-integration.out" 2>&1 || rc=$?
+  echo $rc > "$LOGS/test-integration.rc" ) &
+ipid=$!
+( tail -n +1 --pid=$ipid -F "$LOGS/test-integration.out" 2>/dev/null |
+	sed -u 's/^/[integration] /' ) &
+tpid=$!
+# Let the integration stage take the build lock before check asks for it.
+for _ in $(seq 120); do
+	! flock -n "$BUILD/.lock" true && break
+	kill -0 $ipid 2>/dev/null || break
+	sleep 1
+done
 
 stage check bash "$REPO/scripts/check.sh"
 stage kunit "$REPO/run_kunit.sh"
-stage integration env KERNELS="integration nobh stock" bash "$REPO/qemu-integration/run.sh"
+wait $ipid || true
+wait $tpid 2>/dev/null || true
+verdict integration "$(cat "$LOGS/test-integration.rc" 2>/dev/null || echo 1)" "$si"
 
-# Counts: KUnit test cases as kunit.py parsed them, integration scenarios,
-# and one for each stage that could not be counted finer.
-kp=$(grep -aoE 'Ran [0-9]+ tests: passed: [0-9]+' "$LOGS/test-kunit.out" | tail -1 | grep -oE '[0-9]+$' || echo 0)
-kf=$(grep -aoE 'Ran [0-9]+ tests: .*failed: [0-9]+' "$LOGS/test-kunit.out" | tail -1 | grep -oE 'failed: [0-9]+' | grep -oE '[0-9]+' || echo 0)
-ip=$(grep -aE '^[0-9]+ passed, [0-9]+ failed$' "$LOGS/test-integration.out" | tail -1 | cut -d' ' -f1)
-if_=$(grep -aE '^[0-9]+ passed, [0-9]+ failed$' "$LOGS/test-integration.out" | tail -1 | cut -d' ' -f3)
-total_pass=$(( ${kp:-0} + ${ip:-0} ))
-total_fail=$(( ${kf:-0} + ${if_:-0} ))
+# Counts: KUnit test cases (run_kunit.sh counts them in kunit.py's JSON),
+# integration scenarios, and one for each stage that could not be counted
+# finer.
+count() {	# file regex field
+	grep -aE "$2" "$LOGS/test-$1.out" | tail -1 | awk "{print \$$3}" | grep -E '^[0-9]+$' || echo 0
+}
+kp=$(count kunit '^KUnit: [0-9]+ passed, [0-9]+ failed' 2)
+kf=$(count kunit '^KUnit: [0-9]+ passed, [0-9]+ failed' 4)
+ip=$(count integration '^[0-9]+ passed, [0-9]+ failed$' 1)
+if_=$(count integration '^[0-9]+ passed, [0-9]+ failed$' 3)
+total_pass=$(( kp + ip ))
+total_fail=$(( kf + if_ ))
 # A stage that failed without a failed test to show for it (a build
 # failure, a splat, a timeout) still counts as a failure.
 for s in check kunit integration; do
 	case ${res[$s]} in
 	FAILED*)
-		[ $s = kunit ] && [ "${kf:-0}" -gt 0 ] && continue
-		[ $s = integration ] && [ "${if_:-0}" -gt 0 ] && continue
+		[ $s = kunit ] && [ "$kf" -gt 0 ] && continue
+		[ $s = integration ] && [ "$if_" -gt 0 ] && continue
 		total_fail=$((total_fail + 1)) ;;
 	*)	[ $s = check ] && total_pass=$((total_pass + 1)) ;;
 	esac

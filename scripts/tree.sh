@@ -4,6 +4,10 @@
 # base commit of Debian's pristine linux-source-6.12, then one commit per
 # patch of patches/series.  Never destroys commits that are not exported.
 . "$(dirname "$0")/common.sh"
+if [ "${TREE_SYNC:-1}" = 0 ]; then
+	say "TREE_SYNC=0: using $TREE as it is"
+	exit 0
+fi
 with_lock
 
 ver=$(pkg_version)

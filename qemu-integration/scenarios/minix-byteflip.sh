@@ -8,10 +8,9 @@
 . /fsb/lib.sh
 DEV=/dev/ram0
 FSSIZE_KB=2048
-# flip_runs= on the kernel command line: seeds per version (run.sh: 30 on
-# the integration kernel, 10 on the others).
-RUNS=$(sed -n 's/.*flip_runs=\([0-9]*\).*/\1/p' /proc/cmdline)
-RUNS=${RUNS:-30}
+# flip_runs= on the kernel command line: seeds per version (run.sh sets
+# it: FLIP_RUNS, or the tier's default; make soak runs SOAK_FLIPS).
+RUNS=$(karg flip_runs 10)
 FLIPS=${FLIP_BYTES:-6}
 
 populate() {
