@@ -247,8 +247,10 @@ fsx_pair() {
 		eval pid$s=\$!
 	done
 	# A line a minute on the console, which run.sh shows as progress.
-	(while sleep 60; do
-		echo "FSB-PROGRESS: $FS seeds $s1/$s2: $(tail -qn1 /tmp/fsbx.$s1.out /tmp/fsbx.$s2.out 2>/dev/null | tr '\n' ' ')"
+	(t0=$(cut -d. -f1 /proc/uptime)
+	 while sleep 60; do
+		done_=$(tail -qn1 /tmp/fsbx.$s1.out /tmp/fsbx.$s2.out 2>/dev/null | grep 'ops$' | tr '\n' ' ')
+		echo "FSB-PROGRESS: $FS seeds $s1/$s2, $(( $(cut -d. -f1 /proc/uptime) - t0 ))s${done_:+: $done_}"
 	done) &
 	ticker=$!
 	rc=0

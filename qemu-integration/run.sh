@@ -80,8 +80,9 @@ write_scenario() {	# name FS DEV function [seed]
 }
 for s in "$SCENARIO_DIR"/*.sh; do [ -e "$s" ] && cp "$s" "$gen/"; done
 if [ -f "$SCENARIO_DIR/table" ]; then
-	while read -r name fs seed; do
+	while read -r name fs seed _ || [ -n "$name" ]; do
 		case $name in ''|'#'*) continue ;; esac
+		seed=${seed%%#*} seed=${seed:--}
 		write_scenario "$name-virtio" "$fs" /dev/vda fs_workload
 		write_scenario "$name-brd" "$fs" /dev/ram0 fs_workload
 		[ "$seed" = - ] || write_scenario "$name-fsbx" "$fs" /dev/ram0 fs_exercise "$seed"
@@ -98,23 +99,24 @@ for s in "$gen"/*.sh; do
 done
 [ ${#scen[@]} -gt 0 ] || die "no scenario matches '$SCENARIOS'"
 mkdir -p "$LOGS"
-initrd=$BUILD/int-$TIER.cpio
+initrd=$LOGS/initramfs.cpio
 bash "$REPO/qemu-integration/mkinitramfs.sh" "$initrd" "${scen[@]}"
 rm -rf "$gen"
 
 # The stock tree: the base commit of the tree (Debian's pristine source),
-# written out once per base.
+# written out once per base; sets STOCK_TREE.
 stock_tree() {
 	local dir=$BUILD/linux-stock want
 	want="$(pkg_version) $(tgit rev-parse base)"
 	if [ "$(cat "$dir/.fsb-stock" 2>/dev/null)" != "$want" ]; then
 		say "writing the stock tree (the base commit) to $dir"
 		rm -rf "$dir" && mkdir -p "$dir"
-		tgit archive base | tar -x -C "$dir"
+		tgit archive base | tar -x -C "$dir" || die "cannot write the stock tree to $dir"
 		echo "$want" > "$dir/.fsb-stock"
 	fi
+	[ -f "$dir/fs/Kconfig" ] || die "$dir is not a kernel tree: remove it and run again"
 	! grep -q '^config FSBLOCK$' "$dir/fs/Kconfig" || die "$dir is not a stock tree"
-	echo "$dir"
+	STOCK_TREE=$dir
 }
 
 # Build kernel $1.  The stock kernel is built with its tree mounted over
@@ -129,7 +131,7 @@ prepare() {
 	integration) frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config") ;;
 	nobh)	frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config"
 		        "$REPO/kconfig/nobh.config") ;;
-	stock)	frags+=("$REPO/kconfig/debug.config"); tree=$(stock_tree) ;;
+	stock)	frags+=("$REPO/kconfig/debug.config"); stock_tree; tree=$STOCK_TREE ;;
 	fast)	;;
 	*)	die "kernel '$k': integration, nobh, stock or fast" ;;
 	esac
@@ -137,9 +139,10 @@ prepare() {
 	if [ "$tree" = "$MAIN_TREE" ]; then
 		bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
 	else
+		unshare -m --propagation private true 2>/dev/null ||
+			die "the $k kernel is built in a private mount namespace (unshare -m), which needs root"
 		unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
-			_ "$tree" "$MAIN_TREE" bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}" ||
-			die "the $k kernel: build failed (it needs a private mount namespace: root, unshare -m)"
+			_ "$tree" "$MAIN_TREE" bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
 	fi
 	# Whichever tree it came from, the kernel must be what it claims.
 	if grep -q ' fsblock_attach$' "$BUILD/int-$k/System.map"; then

@@ -80,8 +80,11 @@ require_clean_tree() {
 
 # A line every minute while a long, silent step runs: heartbeat_start
 # 'shell words printing the progress'; heartbeat_stop when the step ends.
+# The loop closes the build lock's fd 9 and takes its sleep down with it,
+# so that nothing it leaves behind holds the lock or a pipe.
 heartbeat_start() {
-	( while sleep 60; do say "... $(eval "$1")"; done ) &
+	( trap 'kill $s 2>/dev/null; exit 0' TERM
+	  while :; do sleep 60 & s=$!; wait $s; say "... $(eval "$1")"; done ) 9>&- &
 	HEARTBEAT=$!
 }
 heartbeat_stop() {

@@ -34,18 +34,24 @@ stage() {	# name command...
 
 say "=== integration (in the background: kernels first, then the guests)"
 si=$(date +%s)
+iout=$LOGS/test-integration.out
 rm -f "$LOGS/test-integration.rc"
+: > "$iout"
+# Its own process group, so that an interrupted or failed make test takes
+# the whole stage (builds, guests) down with it.
+set -m
 ( rc=0
-  env KERNELS="integration nobh stock" TIER=test bash "$REPO/qemu-integration/run.sh" \
-	> "$LOGS/test-integration.out" 2>&1 || rc=$?
-  echo $rc > "$LOGS/test-integration.rc" ) &
+  env KERNELS="integration nobh stock" TIER=test bash "$REPO/qemu-integration/run.sh" 2>&1 |
+	tee "$iout" | sed -u 's/^/[integration] /' || rc=${PIPESTATUS[0]}
+  echo "$rc" > "$LOGS/test-integration.rc" ) &
 ipid=$!
-( tail -n +1 --pid=$ipid -F "$LOGS/test-integration.out" 2>/dev/null |
-	sed -u 's/^/[integration] /' ) &
-tpid=$!
-# Let the integration stage take the build lock before check asks for it.
-for _ in $(seq 120); do
-	! flock -n "$BUILD/.lock" true && break
+set +m
+trap 'kill -- -$ipid 2>/dev/null || true' EXIT
+trap 'exit 130' INT TERM
+# run.sh prints its first line once it holds the build lock: check and
+# KUnit ask for the lock after that.
+for _ in $(seq 300); do
+	[ -s "$iout" ] && break
 	kill -0 $ipid 2>/dev/null || break
 	sleep 1
 done
@@ -53,7 +59,7 @@ done
 stage check bash "$REPO/scripts/check.sh"
 stage kunit "$REPO/run_kunit.sh"
 wait $ipid || true
-wait $tpid 2>/dev/null || true
+trap - EXIT INT TERM
 verdict integration "$(cat "$LOGS/test-integration.rc" 2>/dev/null || echo 1)" "$si"
 
 # Counts: KUnit test cases (run_kunit.sh counts them in kunit.py's JSON),
