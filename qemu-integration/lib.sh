@@ -10,7 +10,7 @@
 MNT=/mnt/t
 MODEL=/tmp/model
 POOL=/tmp/pool
-FSSIZE_KB=${FSSIZE_KB:-16384}
+FSSIZE_KB=${FSSIZE_KB:-8192}
 
 fail() { echo "FSB-CHECK-FAILED: $*"; exit 1; }
 

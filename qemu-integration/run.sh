@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # make integration / make soak: build integration kernels from kconfig/
 # fragments, build the initramfs, boot each kernel in QEMU (TCG, 2 vCPUs,
-# a virtio scratch disk and brd RAM disks), run the scenarios, print one
+# two virtio scratch disks of 64 and 4 MiB, two 32 MiB brd RAM disks),
+# run the scenarios, print one
 # line per scenario, a progress line a minute, and a final
 # "N passed, N failed" line.
 #
@@ -58,8 +59,8 @@ t_start=$(date +%s)
 lengths() {	# kernel -> OPS[k] (per fsbx run), FLIPS[k] (seeds per version)
 	local k=$1 ops flips
 	case $TIER/$k in
-	test/integration)	ops=2500 flips=5 ;;
-	test/*)			ops=1000 flips=3 ;;
+	test/integration)	ops=2000 flips=4 ;;
+	test/*)			ops=600 flips=2 ;;
 	soak/*)			ops=$(( ${SOAK_OPS:-1000000} / 4 )) flips=${SOAK_FLIPS:-200} ;;
 	esac
 	if [ "$TIER" = test ]; then ops=${FSX_OPS:-$ops} flips=${FLIP_RUNS:-$flips}; fi
@@ -162,8 +163,9 @@ kill_guests() {
 }
 trap kill_guests EXIT
 boot() {
-	local k=$1 disk=$BUILD/int-$1-disk.img log=$LOGS/integration-$1.log bios=()
-	rm -f "$disk" && truncate -s 64M "$disk"
+	local k=$1 disk=$BUILD/int-$1-disk.img small=$BUILD/int-$1-small.img
+	local log=$LOGS/integration-$1.log bios=()
+	rm -f "$disk" "$small" && truncate -s 64M "$disk" && truncate -s 4M "$small"
 	: > "$log"
 	[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios qboot.rom)
 	say "booting the $k kernel (TCG, 2 vCPUs): ${#scen[@]} scenarios, fsbx runs of ${OPS[$k]} ops, ${FLIPS[$k]} flip seeds; console: $log"
@@ -174,6 +176,7 @@ boot() {
 		-kernel "$BUILD/int-$k/arch/x86/boot/bzImage" -initrd "$initrd" \
 		-append "console=ttyS0 panic=-1 oops=panic brd.rd_nr=2 brd.rd_size=32768 rdinit=/init fsbkernel=$k fsbx_ops=${OPS[$k]} flip_runs=${FLIPS[$k]}" \
 		-drive file="$disk",if=virtio,format=raw,cache=unsafe \
+		-drive file="$small",if=virtio,format=raw,cache=unsafe \
 		</dev/null >"$LOGS/qemu-$k.out" 2>&1 9>&- &
 	QPID[$k]=$!
 	SHOWN[$k]=0
