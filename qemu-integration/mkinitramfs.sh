@@ -38,7 +38,7 @@ add_bin mount mount.util-linux
 
 # Our data-integrity exerciser, image damager and directory lister, static
 # like busybox.
-for t in fsbx mximg fsbls; do
+for t in fsbx mximg fsbls fsbsync; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/$t" \
 		"$REPO/qemu-integration/fsbx/$t.c" || die "cannot build $t (needs gcc, libc6-dev)"
 done

@@ -174,7 +174,7 @@ boot() {
 		"${bios[@]}" -nodefaults -display none -no-reboot \
 		-serial file:"$log" \
 		-kernel "$BUILD/int-$k/arch/x86/boot/bzImage" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic brd.rd_nr=2 brd.rd_size=32768 rdinit=/init fsbkernel=$k fsbx_ops=${OPS[$k]} flip_runs=${FLIPS[$k]}" \
+		-append "console=ttyS0 panic=-1 oops=panic brd.rd_nr=2 brd.rd_size=32768 rdinit=/init fail_make_request=1,100,0,-1 fsbkernel=$k fsbx_ops=${OPS[$k]} flip_runs=${FLIPS[$k]}" \
 		-drive file="$disk",if=virtio,format=raw,cache=unsafe \
 		-drive file="$small",if=virtio,format=raw,cache=unsafe \
 		</dev/null >"$LOGS/qemu-$k.out" 2>&1 9>&- &
