@@ -5,6 +5,7 @@
 #   make test          check + kunit + integration on the fsblock, the
 #                      no-buffer_head and the stock kernel (what CI runs)
 #   make soak          the long runs (not in CI)
+#   make bench         fsblock against stock 6.12, side by side (not in CI)
 #
 # Build products go to $(BUILD), outside the clone by default, so that a
 # fresh clone reuses the tree, the objects and ccache; logs go to $(LOGS).
@@ -17,12 +18,13 @@ export BUILD LOGS
 RUN = FSB_SETUP_DONE=1
 
 .PHONY: help deps tree export kunit integration integration-nobh integration-stock integration-all \
-	check test soak clean harness-selftest
+	check test soak bench clean harness-selftest
 
 help:
 	@echo "make integration  build the integration kernel, boot it, run every scenario"
 	@echo "make test         make check, the KUnit suites and integration-all (what CI runs)"
 	@echo "make soak         the long runs: fsbx and byte flips on the debug and the fast kernel"
+	@echo "make bench        fsblock against stock 6.12: alternate boots, a table and a plot of the ratios"
 	@echo "make integration-nobh   the scenarios on the kernel without buffer_heads"
 	@echo "make integration-stock  the scenarios on stock 6.12 (no series)"
 	@echo "make integration-all    the three kernels, each booted as soon as it is built (as make test)"
@@ -66,6 +68,9 @@ test: tree
 
 soak: tree
 	@$(RUN) bash scripts/soak.sh
+
+bench: tree
+	@$(RUN) bash scripts/bench.sh
 
 harness-selftest: tree
 	@$(RUN) bash scripts/selftest.sh

@@ -1,7 +1,12 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# build-kernel.sh NAME FRAGMENT...: build an integration kernel from
-# tinyconfig plus the fragments into $BUILD/int-NAME, incrementally.
+# build-kernel.sh NAME FRAGMENT...: build an integration kernel from the
+# fragments into $BUILD/int-NAME, incrementally.  The configuration is
+# made the way kunit.py makes the KUnit kernel's: the fragments become
+# .config and "make olddefconfig" gives every other symbol its default.
+# kunit/args lists the integration fragment too, so the KUnit kernel and
+# the integration kernels differ by a few symbols only, compile with the
+# same flags, and ccache serves each build most of the others' objects.
 # Stops if a line of a fragment did not make it into the final .config
 # (a symbol that does not exist, or whose dependencies are not met).
 . "$(dirname "$0")/../scripts/common.sh"
@@ -18,9 +23,8 @@ mk() { make -C "$TREE" CC="ccache gcc" "$@"; }
 
 # Make the configuration in a side folder; touch the build's .config only
 # if it changed, so that an unchanged kernel is not rebuilt.
-{ mk O="$C" tinyconfig &&
-  ( cd "$C" && "$TREE/scripts/kconfig/merge_config.sh" -m -O "$C" .config "$@" ) &&
-  mk O="$C" olddefconfig; } >"$blog" 2>&1 || { tail -5 "$blog" >&2; die "$name: configuration failed; log: $blog"; }
+{ cat "$@" > "$C/.config" && mk O="$C" olddefconfig; } >"$blog" 2>&1 ||
+	{ tail -5 "$blog" >&2; die "$name: configuration failed; log: $blog"; }
 # What each symbol must be: the last fragment that names it decides.
 declare -A want from
 for f in "$@"; do
@@ -45,7 +49,7 @@ done
 [ $bad -eq 0 ] || die "the $name kernel config lacks options its fragments ask for (see above)"
 cmp -s "$C/.config" "$O/.config" || cp "$C/.config" "$O/.config"
 
-say "building the $name kernel in $O (cold: about 8 minutes; log: $blog)"
+say "building the $name kernel in $O (log: $blog)"
 heartbeat_start 'echo "$name kernel: $(find "$O" -name "*.o" | wc -l) objects"'
 rc=0
 mk O="$O" -j"$JOBS" bzImage >>"$blog" 2>&1 || rc=$?

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh OUT SCENARIO...: the guest's root filesystem, from Debian's
 # packages: busybox-static, mkfs.minix/fsck.minix (util-linux), mke2fs/
-# e2fsck (e2fsprogs) with the shared libraries they need; our exerciser
-# (fsbx) and image damager (mximg), our init, the scenario library and the
+# e2fsck (e2fsprogs) with the shared libraries they need; our tools
+# (qemu-integration/fsbx/*.c), our init, the scenario library and the
 # named scenarios.
 . "$(dirname "$0")/../scripts/common.sh"
 
@@ -38,10 +38,19 @@ add_bin mount mount.util-linux
 
 # Our data-integrity exerciser, image damager and directory lister, static
 # like busybox.
-for t in fsbx mximg fsbls fsbsync; do
+for t in fsbx mximg fsbls fsbsync fsbtree; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/$t" \
 		"$REPO/qemu-integration/fsbx/$t.c" || die "cannot build $t (needs gcc, libc6-dev)"
 done
+
+# make bench's workloads (INITRAMFS_BENCH=1): Debian's dbench with its
+# client.txt, and fio.
+if [ "${INITRAMFS_BENCH:-0}" = 1 ]; then
+	add_bin dbench
+	add_bin fio
+	cp /usr/share/dbench/client.txt "$root/fsb/client.txt" ||
+		die "no /usr/share/dbench/client.txt (install dbench: make deps)"
+fi
 
 install -m 755 "$REPO/qemu-integration/init" "$root/init"
 cp "$REPO/qemu-integration/lib.sh" "$root/fsb/lib.sh"

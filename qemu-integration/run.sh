@@ -11,16 +11,9 @@
 # generated from qemu-integration/scenarios/table; SCENARIOS is a
 # space-separated list of shell globs over their names (default: all).
 #
-# KERNELS lists the kernels (default: integration):
-#   integration  Debian's 6.12 with the series, the debug set and
-#                FSBLOCK_DEBUG ("make integration")
-#   nobh         the same without CONFIG_BUFFER_HEAD (kconfig/nobh.config):
-#                ext2 is not built, its scenarios skip and say so
-#   stock        Debian's 6.12 without the series, same config otherwise,
-#                from the tree's base commit in $BUILD/linux-stock: no
-#                scenario may pass only because fsblock is there
-#   fast         the series without the debug set (make soak): about ten
-#                times the exerciser's speed, other timings for races
+# KERNELS lists the kernels (default: integration; see kernels.sh):
+# integration, nobh and stock in make test, integration and fast in make
+# soak.
 #
 # TIER sets the lengths (see "Lengths" below): "test" for make test and
 # make integration, "soak" for make soak.  FSX_OPS (operations per fsbx
@@ -49,9 +42,9 @@ soak)	SCENARIOS=${SCENARIOS:-*-fsbx minix-byteflip}; TIMEOUT=${INTEGRATION_TIMEO
 esac
 case $SCHED in eager|after|serial) ;; *) die "SCHED=$SCHED: eager, after or serial" ;; esac
 
+. "$REPO/qemu-integration/kernels.sh"
 setup_once
 with_lock
-MAIN_TREE=$TREE
 t_start=$(date +%s)
 
 # Lengths.  make test (cold, on the 2-core machine) must stay within its
@@ -104,53 +97,10 @@ initrd=$LOGS/initramfs.cpio
 bash "$REPO/qemu-integration/mkinitramfs.sh" "$initrd" "${scen[@]}"
 rm -rf "$gen"
 
-# The stock tree: the base commit of the tree (Debian's pristine source),
-# written out once per base; sets STOCK_TREE.
-stock_tree() {
-	local dir=$BUILD/linux-stock want
-	want="$(pkg_version) $(tgit rev-parse base)"
-	if [ "$(cat "$dir/.fsb-stock" 2>/dev/null)" != "$want" ]; then
-		say "writing the stock tree (the base commit) to $dir"
-		rm -rf "$dir" && mkdir -p "$dir"
-		tgit archive base | tar -x -C "$dir" || die "cannot write the stock tree to $dir"
-		echo "$want" > "$dir/.fsb-stock"
-	fi
-	[ -f "$dir/fs/Kconfig" ] || die "$dir is not a kernel tree: remove it and run again"
-	! grep -q '^config FSBLOCK$' "$dir/fs/Kconfig" || die "$dir is not a stock tree"
-	STOCK_TREE=$dir
-}
-
-# Build kernel $1.  The stock kernel is built with its tree mounted over
-# the main tree's path (a private mount namespace), so that both compile
-# with the same paths and ccache serves the stock build every object the
-# series does not change.
 declare -A OPS FLIPS
 prepare() {
-	local k=$1 tree=$MAIN_TREE frags
-	frags=("$REPO/kconfig/integration.config")
-	case $k in
-	integration) frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config") ;;
-	nobh)	frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config"
-		        "$REPO/kconfig/nobh.config") ;;
-	stock)	frags+=("$REPO/kconfig/debug.config"); stock_tree; tree=$STOCK_TREE ;;
-	fast)	;;
-	*)	die "kernel '$k': integration, nobh, stock or fast" ;;
-	esac
-	lengths "$k"
-	if [ "$tree" = "$MAIN_TREE" ]; then
-		bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
-	else
-		unshare -m --propagation private true 2>/dev/null ||
-			die "the $k kernel is built in a private mount namespace (unshare -m), which needs root"
-		unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
-			_ "$tree" "$MAIN_TREE" bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
-	fi
-	# Whichever tree it came from, the kernel must be what it claims.
-	if grep -q ' fsblock_attach$' "$BUILD/int-$k/System.map"; then
-		[ "$k" != stock ] || die "the stock kernel contains fsblock"
-	else
-		[ "$k" = stock ] || die "the $k kernel does not contain fsblock"
-	fi
+	lengths "$1"
+	build_kernel "$1"
 }
 
 # Boot kernel $1 in the background; its console goes to
@@ -164,17 +114,13 @@ kill_guests() {
 trap kill_guests EXIT
 boot() {
 	local k=$1 disk=$BUILD/int-$1-disk.img small=$BUILD/int-$1-small.img
-	local log=$LOGS/integration-$1.log bios=()
+	local log=$LOGS/integration-$1.log
 	rm -f "$disk" "$small" && truncate -s 64M "$disk" && truncate -s 4M "$small"
 	: > "$log"
-	[ -f /usr/share/qemu/qboot.rom ] && bios=(-bios qboot.rom)
 	say "booting the $k kernel (TCG, 2 vCPUs): ${#scen[@]} scenarios, fsbx runs of ${OPS[$k]} ops, ${FLIPS[$k]} flip seeds; console: $log"
-	timeout --foreground -k 10 "$TIMEOUT" \
-		qemu-system-x86_64 -machine pc -accel tcg,thread=multi -smp 2 -m 2048 \
-		"${bios[@]}" -nodefaults -display none -no-reboot \
-		-serial file:"$log" \
-		-kernel "$BUILD/int-$k/arch/x86/boot/bzImage" -initrd "$initrd" \
-		-append "console=ttyS0 panic=-1 oops=panic brd.rd_nr=2 brd.rd_size=32768 rdinit=/init fail_make_request=1,100,0,-1 fsbkernel=$k fsbx_ops=${OPS[$k]} flip_runs=${FLIPS[$k]}" \
+	qemu_cmd "$BUILD/int-$k/arch/x86/boot/bzImage" "$initrd" "$log" 2048 \
+		"console=ttyS0 panic=-1 oops=panic brd.rd_nr=2 brd.rd_size=32768 rdinit=/init fail_make_request=1,100,0,-1 fsbkernel=$k fsbx_ops=${OPS[$k]} flip_runs=${FLIPS[$k]}"
+	timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" \
 		-drive file="$disk",if=virtio,format=raw,cache=unsafe \
 		-drive file="$small",if=virtio,format=raw,cache=unsafe \
 		</dev/null >"$LOGS/qemu-$k.out" 2>&1 9>&- &

@@ -112,6 +112,16 @@ with_lock() {
 	fi
 }
 
+# The QEMU every guest runs in: TCG (nested KVM hangs on these machines),
+# 2 vCPUs, the serial console to a file, no reboot.  Sets the array QEMU;
+# the caller adds its disks.
+qemu_cmd() {	# bzImage initrd console-log memory-MiB append
+	QEMU=(qemu-system-x86_64 -machine pc -accel tcg,thread=multi -smp 2 -m "$4")
+	if [ -f /usr/share/qemu/qboot.rom ]; then QEMU+=(-bios qboot.rom); fi
+	QEMU+=(-nodefaults -display none -no-reboot -serial file:"$3"
+	       -kernel "$1" -initrd "$2" -append "$5")
+}
+
 # Console-log check shared by the KUnit and integration runners: prints
 # every line that is a kernel splat, with two lines of context.  Returns 0
 # when the log is clean.

@@ -1,0 +1,62 @@
+# SPDX-License-Identifier: GPL-2.0
+# The kernels the guests boot, for run.sh and scripts/bench.sh (sourced
+# after scripts/common.sh, with the build lock held):
+#   integration  Debian's 6.12 with the series, the debug set and
+#                FSBLOCK_DEBUG
+#   nobh         the same without CONFIG_BUFFER_HEAD (kconfig/nobh.config)
+#   stock        Debian's 6.12 without the series, same config otherwise,
+#                from the tree's base commit in $BUILD/linux-stock
+#   fast         the series without the debug set (kconfig/bench.config)
+#   stock-fast   stock 6.12 with the fast kernel's configuration
+# Each is built into $BUILD/int-NAME by build-kernel.sh; build_kernel NAME.
+
+MAIN_TREE=$TREE
+
+# The stock tree: the base commit of the tree (Debian's pristine source),
+# written out once per base; sets STOCK_TREE.
+stock_tree() {
+	local dir=$BUILD/linux-stock want
+	want="$(pkg_version) $(tgit rev-parse base)"
+	if [ "$(cat "$dir/.fsb-stock" 2>/dev/null)" != "$want" ]; then
+		say "writing the stock tree (the base commit) to $dir"
+		rm -rf "$dir" && mkdir -p "$dir"
+		tgit archive base | tar -x -C "$dir" || die "cannot write the stock tree to $dir"
+		echo "$want" > "$dir/.fsb-stock"
+	fi
+	[ -f "$dir/fs/Kconfig" ] || die "$dir is not a kernel tree: remove it and run again"
+	! grep -q '^config FSBLOCK$' "$dir/fs/Kconfig" || die "$dir is not a stock tree"
+	STOCK_TREE=$dir
+}
+
+# Build kernel $1.  A stock kernel is built with its tree mounted over
+# the main tree's path (a private mount namespace), so that both compile
+# with the same paths and ccache serves the stock build every object the
+# series does not change.
+build_kernel() {
+	local k=$1 tree=$MAIN_TREE frags
+	frags=("$REPO/kconfig/integration.config")
+	case $k in
+	integration) frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config") ;;
+	nobh)	frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config"
+		        "$REPO/kconfig/nobh.config") ;;
+	stock)	frags+=("$REPO/kconfig/debug.config"); stock_tree; tree=$STOCK_TREE ;;
+	fast)	frags+=("$REPO/kconfig/bench.config") ;;
+	stock-fast)
+		frags+=("$REPO/kconfig/bench.config"); stock_tree; tree=$STOCK_TREE ;;
+	*)	die "kernel '$k': integration, nobh, stock, fast or stock-fast" ;;
+	esac
+	if [ "$tree" = "$MAIN_TREE" ]; then
+		bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
+	else
+		unshare -m --propagation private true 2>/dev/null ||
+			die "the $k kernel is built in a private mount namespace (unshare -m), which needs root"
+		unshare -m --propagation private bash -c 'mount --bind "$1" "$2" && shift 2 && exec "$@"' \
+			_ "$tree" "$MAIN_TREE" bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
+	fi
+	# Whichever tree it came from, the kernel must be what it claims.
+	if grep -q ' fsblock_attach$' "$BUILD/int-$k/System.map"; then
+		[ "$tree" = "$MAIN_TREE" ] || die "the $k kernel contains fsblock"
+	else
+		[ "$tree" != "$MAIN_TREE" ] || die "the $k kernel does not contain fsblock"
+	fi
+}

@@ -1,0 +1,90 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# make bench: fsblock against buffer_heads, measured side by side.
+#
+# Two kernels from the same configuration without the debug set
+# (kconfig/integration.config + kconfig/bench.config):
+# "fast", 6.12 with the series, and "stock-fast", 6.12 without it.  They
+# boot alternately under the same QEMU settings, BENCH_PAIRS pairs
+# (default 5) in the order A B, B A, A B, ... so that a drift of the
+# machine's speed during the run falls on both alike; each boot runs
+# every workload of qemu-integration/bench/bench.sh once.  Then
+# scripts/bench-report.py prints, for every metric, the median, min and
+# max per kernel and the ratio of the medians, and writes
+# $(LOGS)/bench.md, $(LOGS)/bench.tsv and the plot $(LOGS)/bench.png.
+#
+# BENCH_FS (default minix2,minix3,ext2-1k,ext2-4k), BENCH_DBENCH_SECS (5),
+# BENCH_DBENCH_PROCS (1,2,4), BENCH_FIO_MB (32), BENCH_FILES (10000) and
+# BENCH_MEM_MB (64) set the workloads' lengths; BENCH_TIMEOUT (1200) the
+# seconds a boot may take.
+. "$(dirname "$0")/common.sh"
+. "$REPO/qemu-integration/kernels.sh"
+
+PAIRS=${BENCH_PAIRS:-5}
+FSLIST=${BENCH_FS:-minix2,minix3,ext2-1k,ext2-4k}
+TIMEOUT=${BENCH_TIMEOUT:-1200}
+A=fast B=stock-fast
+OUT=$LOGS/bench
+t0=$(date +%s)
+
+setup_once
+with_lock
+mkdir -p "$LOGS"
+rm -rf "$OUT" && mkdir -p "$OUT"
+say "make bench: $PAIRS pairs of boots of the $A and $B kernels; $FSLIST"
+build_kernel $A
+build_kernel $B
+INITRAMFS_BENCH=1 bash "$REPO/qemu-integration/mkinitramfs.sh" "$OUT/initramfs.cpio" \
+	"$REPO/qemu-integration/bench/bench.sh"
+cmdline="console=ttyS0 panic=-1 oops=panic rdinit=/init slab_nomerge brd.rd_nr=1
+brd.rd_size=262144 bench_fs=$FSLIST bench_dbench_secs=${BENCH_DBENCH_SECS:-5}
+bench_dbench_procs=${BENCH_DBENCH_PROCS:-1,2,4} bench_fio_mb=${BENCH_FIO_MB:-32}
+bench_files=${BENCH_FILES:-10000} bench_mem_mb=${BENCH_MEM_MB:-64}"
+cmdline=$(echo $cmdline)
+
+# The step a guest's console $1 last announced.
+last_step() { tr -d '\r' < "$1" | grep -a '^FSB-STEP' | tail -1 | cut -c11-; }
+
+# Boot kernel $1 for pair $2 and wait; its figures go to results.tsv.
+results=$OUT/results.tsv
+printf 'pair\tkernel\tfs\tmetric\tvalue\tunit\n' > "$results"
+run_boot() {
+	local k=$1 i=$2 log=$OUT/boot-$2-$1.log s rc=0
+	s=$(date +%s)
+	qemu_cmd "$BUILD/int-$k/arch/x86/boot/bzImage" "$OUT/initramfs.cpio" "$log" 2048 \
+		"$cmdline fsbkernel=$k"
+	: > "$log"
+	heartbeat_start "echo \"pair $i, $k: \$(last_step $log)\""
+	timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$OUT/qemu-$i-$k.out" 2>&1 9>&- ||
+		rc=$?
+	heartbeat_stop
+	if ! grep -aq '^FSB-RESULT bench PASS' "$log"; then
+		tr -d '\r' < "$log" | grep -av '^FSB-BENCH' | tail -25 >&2
+		die "pair $i, $k: the workloads did not finish (QEMU exit $rc); console: $log"
+	fi
+	scan_log "$log" || die "pair $i, $k: kernel splat in $log"
+	tr -d '\r' < "$log" | awk -v i="$i" -v k="$k" -v OFS='\t' \
+		'$1 == "FSB-BENCH" { print i, k, $2, $3, $4, $5 }' >> "$results"
+	say "pair $i, $k: $(grep -ac '^FSB-BENCH' "$log") figures in $(( $(date +%s) - s ))s"
+}
+
+for i in $(seq "$PAIRS"); do
+	if [ $((i % 2)) -eq 1 ]; then run_boot $A "$i"; run_boot $B "$i"
+	else run_boot $B "$i"; run_boot $A "$i"; fi
+done
+
+# Code size: fsblock's objects against fs/buffer.o, same configuration.
+sizes=$OUT/sizes.tsv
+printf 'kernel\tobject\ttext\tdata\tbss\n' > "$sizes"
+for k in $A $B; do
+	( cd "$BUILD/int-$k" && for o in fs/buffer.o fs/fsblock*.o fs/fsb_*.o fs/fsblock/*.o fs/minix/minix.o; do
+		[ -f "$o" ] || continue
+		size "$o" | awk -v k="$k" -v o="$o" -v OFS='\t' 'NR == 2 { print k, o, $1, $2, $3 }'
+	  done ) >> "$sizes"
+done
+
+commit=$(git -C "$REPO" rev-parse --short HEAD 2>/dev/null || echo unknown)
+python3 "$REPO/scripts/bench-report.py" "$results" "$sizes" "$LOGS" \
+	"$(date +%Y-%m-%d), commit $commit, $PAIRS pairs, $A = with the series, $B = stock 6.12" ||
+	die "the report failed"
+say "make bench: $(( $(date +%s) - t0 ))s; table: $LOGS/bench.md, plot: $LOGS/bench.png"
