@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernels the guests boot, for run.sh and scripts/bench.sh (sourced
 # after scripts/common.sh, with the build lock held):
-#   integration  Debian's 6.12 with the series, the debug set and
-#                FSBLOCK_DEBUG
+#   integration  Debian's 6.12 with the series, the debug set,
+#                FSBLOCK_DEBUG and the KUnit suites (built, not run)
 #   nobh         the same without CONFIG_BUFFER_HEAD (kconfig/nobh.config)
 #   stock        Debian's 6.12 without the series, same config otherwise,
 #                from the tree's base commit in $BUILD/linux-stock
@@ -33,13 +33,19 @@ stock_tree() {
 # with the same paths and ccache serves the stock build every object the
 # series does not change.
 build_kernel() {
-	local k=$1 tree=$MAIN_TREE frags
+	local k=$1 tree=$MAIN_TREE frags kunit
 	frags=("$REPO/kconfig/integration.config")
+	# The debug kernels have the KUnit kernel's fragments (kunit/args),
+	# suites included but not run: the integration kernel's .config is the
+	# KUnit kernel's and make check's, so a cold make test compiles each
+	# object once and ccache serves the other two builds.
+	kunit=("$REPO/kconfig/kunit.config" "$REPO/kconfig/debug.config")
 	case $k in
-	integration) frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config") ;;
-	nobh)	frags+=("$REPO/kconfig/debug.config" "$REPO/kconfig/fsblock-debug.config"
-		        "$REPO/kconfig/nobh.config") ;;
-	stock)	frags+=("$REPO/kconfig/debug.config"); stock_tree; tree=$STOCK_TREE ;;
+	integration) frags+=("${kunit[@]}" "$REPO/kconfig/fsblock-debug.config"
+		        "$REPO/kunit/.kunitconfig") ;;
+	nobh)	frags+=("${kunit[@]}" "$REPO/kconfig/fsblock-debug.config"
+		        "$REPO/kunit/.kunitconfig" "$REPO/kconfig/nobh.config") ;;
+	stock)	frags+=("${kunit[@]}"); stock_tree; tree=$STOCK_TREE ;;
 	fast)	frags+=("$REPO/kconfig/bench.config") ;;
 	stock-fast)
 		frags+=("$REPO/kconfig/bench.config"); stock_tree; tree=$STOCK_TREE ;;

@@ -69,9 +69,11 @@ trap restore EXIT
 mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
 n=${#commits[@]}
 touch "$BUILD/check-ok"
-i=0
-for c in "${commits[@]}"; do
-	i=$((i + 1))
+# The whole series first: its configuration is the integration kernel's,
+# built just before, so ccache has every object; each shorter prefix then
+# recompiles only what its patches change.
+for i in "$n" $(seq $((n - 1))); do
+	c=${commits[i - 1]}
 	key="$(tgit rev-parse "$c^{tree}") $cfgsum"
 	subj=$(tgit log -1 --format=%s "$c")
 	if grep -qxF "$key" "$BUILD/check-ok"; then
