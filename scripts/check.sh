@@ -64,8 +64,14 @@ with_lock
 cp "$KBUILD/.config" "$BUILD/check.config"
 cfgsum=$(sha256sum < "$BUILD/check.config" | cut -c1-16)
 
-restore() { tgit checkout -q fsblock 2>/dev/null || true; }
+# The prefixes are checked out in the tree itself.  A check that is
+# killed (SIGKILL, a cut session) cannot run its trap: the marker tells
+# the next "make tree" that the detached HEAD is ours to put back.
+restore() {
+	if tgit checkout -q fsblock 2>/dev/null; then rm -f "$BUILD/check-detached"; fi
+}
 trap restore EXIT
+echo "$$" > "$BUILD/check-detached"
 mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
 n=${#commits[@]}
 touch "$BUILD/check-ok"

@@ -78,6 +78,14 @@ fi
 # An existing tree: make sure nothing in it would be lost.
 require_clean_tree
 branch=$(tgit symbolic-ref -q --short HEAD || true)
+# A check (scripts/check.sh) that was killed while it built a prefix
+# left the tree detached on a commit of the branch: put it back.
+if [ "$branch" != fsblock ] && [ -f "$BUILD/check-detached" ] &&
+   tgit merge-base --is-ancestor HEAD fsblock 2>/dev/null; then
+	say "the tree was left on a prefix by an interrupted check: back to 'fsblock'"
+	tgit checkout -q fsblock && rm -f "$BUILD/check-detached"
+	branch=$(tgit symbolic-ref -q --short HEAD || true)
+fi
 [ "$branch" = fsblock ] || die "the tree is not on its branch 'fsblock' (a bisect left over?):
   git -C $TREE checkout fsblock"
 
