@@ -50,7 +50,8 @@ done
 cmp -s "$C/.config" "$O/.config" || cp "$C/.config" "$O/.config"
 
 say "building the $name kernel in $O (log: $blog)"
-heartbeat_start 'echo "$name kernel: $(find "$O" -name "*.o" | wc -l) objects"'
+# The files compiled so far (the objects in $O include earlier builds').
+heartbeat_start 'echo "$name kernel: $(grep -c "^  CC " "$blog") files compiled so far"'
 rc=0
 mk O="$O" -j"$JOBS" bzImage >>"$blog" 2>&1 || rc=$?
 heartbeat_stop

@@ -34,7 +34,7 @@ stock_tree() {
 # series does not change.
 build_kernel() {
 	local k=$1 tree=$MAIN_TREE frags kunit
-	frags=("$REPO/kconfig/integration.config")
+	frags=("$REPO/kconfig/lean.config" "$REPO/kconfig/integration.config")
 	# The debug kernels have the KUnit kernel's fragments (kunit/args),
 	# suites included but not run: the integration kernel's .config is the
 	# KUnit kernel's and make check's, so a cold make test compiles each
