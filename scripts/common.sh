@@ -17,12 +17,12 @@ TARBALL=${TARBALL:-/usr/src/linux-source-6.12.tar.xz}
 SRCPKG=${SRCPKG:-linux-source-6.12}
 JOBS=${JOBS:-$(nproc)}
 export CCACHE_DIR CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-8G}
-# Kbuild writes include/generated/autoconf.h just before the compiles
-# that include it, and ccache skips its direct mode for a header newer
-# than the compile ("include file too new"): without this sloppiness a
-# second build folder with the same configuration got preprocessor-mode
-# hits only (check's first build took 8 min in a cold make test,
-# 2026-12-06).
+# Kbuild writes include/generated/autoconf.h moments before the first
+# compiles, and ccache refuses its direct mode for a header written after
+# the compile started.  (What cost check's build of the integration
+# kernel's configuration its direct-mode hits in the cold make test of
+# 2026-12-06 was another thing: build-kernel.sh said ARCH=x86, and the
+# architecture's name in autoconf.h's header differed.)
 export CCACHE_SLOPPINESS=${CCACHE_SLOPPINESS:-include_file_mtime,include_file_ctime}
 
 # Identity used for commits in the kernel tree and for the exported patches.
@@ -123,17 +123,16 @@ with_lock() {
 # 2 vCPUs, the serial console to a file, no reboot.  Sets the array QEMU;
 # the caller adds its disks.
 #
-# acpi=noirq: routing the virtio disks' legacy interrupts through the ACPI
-# interrupt links (LNKB, LNKC) takes 8 s per device under TCG on an idle
-# machine and over 30 s beside a build, and a stall that long trips
-# PROVE_RCU's grace-period-start warning in the boot of stock 6.12 too
+# No ACPI in any kernel (kconfig/lean.config): routing the virtio disks'
+# interrupts through ACPI's links took 8 s per device under TCG, over 30 s
+# beside a build, long enough to trip PROVE_RCU's stall check in the boot
 # (rcu_check_gp_start_stall, seen 2026-12-05).  The disks use MSI-X; the
-# BIOS routing table serves the rest.
+# BIOS's MP table gives the CPUs and the rest of the routing.
 qemu_cmd() {	# bzImage initrd console-log memory-MiB append
 	QEMU=(qemu-system-x86_64 -machine pc -accel tcg,thread=multi -smp 2 -m "$4")
 	if [ -f /usr/share/qemu/qboot.rom ]; then QEMU+=(-bios qboot.rom); fi
 	QEMU+=(-nodefaults -display none -no-reboot -serial file:"$3"
-	       -kernel "$1" -initrd "$2" -append "$5 acpi=noirq")
+	       -kernel "$1" -initrd "$2" -append "$5")
 }
 
 # Console-log check shared by the KUnit and integration runners: prints
