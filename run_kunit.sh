@@ -34,7 +34,7 @@ args=(run --arch=x86_64 --build_dir="$KBUILD" --jobs="$JOBS" "${KUNIT_ARGS[@]}"
       --timeout="${KUNIT_TIMEOUT:-1200}" --json="$json"
       --make_options="CC=ccache gcc")
 
-say "kunit.py: building (cold: about 8 minutes; output in $out) and running"
+say "kunit.py: building (cold: about 11 minutes; output in $out) and running"
 rc=0
 # kunit.py prints nothing while it builds; show a heartbeat instead of silence.
 heartbeat_start 'echo "still building/running ($(find "$KBUILD" -name "*.o" 2>/dev/null | wc -l) objects)"'

@@ -89,7 +89,7 @@ for i in "$n" $(seq $((n - 1))); do
 	say "  building [$i/$n] $subj"
 	tgit checkout -q --detach "$c"
 	cp "$BUILD/check.config" "$KBUILD/.config"
-	# A cold first build takes about 8 minutes: show that it moves.
+	# A cold first build takes about 11 minutes: show that it moves.
 	heartbeat_start 'echo "  $(grep -c "^  CC " "$clog") files compiled so far"'
 	ok=1
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 &&
