@@ -33,19 +33,27 @@ stock_tree() {
 # with the same paths and ccache serves the stock build every object the
 # series does not change.
 build_kernel() {
-	local k=$1 tree=$MAIN_TREE frags kunit
-	frags=("$REPO/kconfig/lean.config" "$REPO/kconfig/integration.config")
-	# The debug kernels have the KUnit kernel's fragments (kunit/args),
-	# suites included but not run: the integration kernel's .config is the
-	# KUnit kernel's and make check's, so a cold make test compiles each
-	# object once and ccache serves the other two builds.
-	kunit=("$REPO/kconfig/kunit.config" "$REPO/kconfig/debug.config")
+	local k=$1 tree=$MAIN_TREE frags=() f
+	# The debug kernels are built from the KUnit kernel's fragments
+	# (kunit/args, in its order), suites included but not run: the
+	# integration kernel's .config is the KUnit kernel's and make check's,
+	# so a cold make test compiles each object once and ccache serves the
+	# other builds.  The stock kernel leaves out the two fragments that
+	# need the series.
 	case $k in
-	integration) frags+=("${kunit[@]}" "$REPO/kconfig/fsblock-debug.config"
-		        "$REPO/kunit/.kunitconfig") ;;
-	nobh)	frags+=("${kunit[@]}" "$REPO/kconfig/fsblock-debug.config"
-		        "$REPO/kunit/.kunitconfig" "$REPO/kconfig/nobh.config") ;;
-	stock)	frags+=("${kunit[@]}"); stock_tree; tree=$STOCK_TREE ;;
+	integration|nobh|stock)
+		for f in "${KUNIT_CONFIGS[@]#--kunitconfig=}"; do
+			case $k:${f##*/} in
+			stock:.kunitconfig|stock:fsblock-debug.config) ;;
+			*) frags+=("$f") ;;
+			esac
+		done ;;
+	*)	frags=("$REPO/kconfig/lean.config" "$REPO/kconfig/integration.config") ;;
+	esac
+	case $k in
+	integration) ;;
+	nobh)	frags+=("$REPO/kconfig/nobh.config") ;;
+	stock)	stock_tree; tree=$STOCK_TREE ;;
 	fast)	frags+=("$REPO/kconfig/bench.config") ;;
 	stock-fast)
 		frags+=("$REPO/kconfig/bench.config"); stock_tree; tree=$STOCK_TREE ;;
