@@ -4,7 +4,9 @@
 # Every figure is printed as
 #   FSB-BENCH <fs> <metric> <value> <unit>
 # and scripts/bench.sh on the host collects them over the boots of both
-# kernels.  Times come from /proc/uptime (10 ms) or the tools themselves.
+# kernels.  Times come from the tools themselves (fsbtree, fio, dbench).
+# Each workload starts on a clean filesystem: an untimed sync first, so
+# that the write-back of the one before is not charged to it.
 . /fsb/lib.sh
 DEV=/dev/ram0
 CONFIGS=$(karg bench_fs minix2,minix3,ext2-1k,ext2-4k | tr , ' ')
@@ -17,13 +19,12 @@ FSSIZE_KB=$(( $(cat /sys/block/ram0/size) / 2 ))
 KEEP=/sys/module/fsblock/parameters/keep_clean_blocks
 
 metric() { echo "FSB-BENCH $FS $1 $2 $3"; }
-now() { cut -d' ' -f1 /proc/uptime; }
-since() { awk -v a="$1" -v b="$(now)" 'BEGIN { printf "%.2f", b - a }'; }
 
 # dbench with the client.txt of Debian's package: MB/s (after its warmup,
 # a fifth of the run).
 run_dbench() {
 	for n in $DBENCH_PROCS; do
+		sync
 		dbench -c /fsb/client.txt -D $MNT -t "$DBENCH_SECS" "$n" > /tmp/dbench.out 2>&1 ||
 			{ tail -5 /tmp/dbench.out; fail "dbench $n on $FS"; }
 		tp=$(sed -n 's/^ *Throughput \([0-9.]*\) MB\/sec.*/\1/p' /tmp/dbench.out | tail -1)
@@ -46,6 +47,7 @@ run_fio() {
 }
 
 bench_fio() {
+	sync
 	run_fio seqwrite-64k-fsync 48 --rw=write --bs=64k --end_fsync=1
 	run_fio randwrite-4k-fsync 48 --rw=randwrite --bs=4k --end_fsync=1
 	drop_caches
@@ -65,15 +67,20 @@ tree_op() {
 	metric "tree-$1-$2" "$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' /tmp/tree.out)" s
 }
 
+# syncfs of the tree's filesystem, timed by fsbtree (CLOCK_MONOTONIC).
 timed_sync() {
-	t=$(now); sync; metric "$1" "$(since "$t")" s
+	/bin/fsbtree sync $MNT "$NFILES" > /tmp/tree.out 2>&1 ||
+		{ cat /tmp/tree.out; fail "fsbtree sync on $FS"; }
+	metric "$1" "$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' /tmp/tree.out)" s
 }
 
 bench_tree() {
+	sync
 	tree_op create warm
 	timed_sync tree-sync-after-create
 	drop_caches
 	tree_op stat cold
+	drop_caches
 	tree_op read cold
 	tree_op stat warm
 	tree_op read warm
@@ -84,18 +91,20 @@ bench_tree() {
 	tree_op unlink cold
 }
 
-# Bytes of the slab caches that hold block state: buffer_heads on a
-# kernel without the series; fsblock's blocks and folio headers (kmalloc)
-# on one with it.  Both sums take every kmalloc cache, so what else is
-# kmalloc'ed meanwhile counts on both sides.  slab_nomerge keeps
-# buffer_head apart from caches of the same size.
+# Bytes of the slab caches that hold block state: the buffer_head cache,
+# and every kmalloc cache, where fsblock's folio headers (with their
+# blocks) are allocated.  The kmalloc caches count on both kernels, so
+# what else is kmalloc'ed meanwhile counts on both sides.  slab_nomerge
+# keeps buffer_head apart from caches of the same size.
 slab_bytes() {
-	awk '$1 == "buffer_head" || $1 ~ /^fsblock/ || $1 ~ /^kmalloc-[0-9kK]+$/ { s += $2 * $4 }
+	awk '$1 == "buffer_head" || $1 ~ /^kmalloc-[0-9kK]+$/ { s += $2 * $4 }
 	     END { print s + 0 }' /proc/slabinfo
 }
 
 # Block state per GiB of cached file data, for MEM_MB of files of 32 KiB:
-# while dirty, after sync, and after a cold read of the same files.
+# while dirty, after sync, and after a cold read of the same files.  The
+# difference is printed as measured: a negative figure is noise (caches
+# shrinking meanwhile), not a saving.
 bench_memory() {
 	tag=$1
 	n=$((MEM_MB * 32))
@@ -109,7 +118,7 @@ bench_memory() {
 	base2=$(slab_bytes)
 	/bin/fsbtree read $MNT/mem "$n" > /dev/null || fail "fsbtree read (memory) on $FS"
 	read=$(slab_bytes)
-	per_gib() { awk -v d="$1" -v mb="$MEM_MB" 'BEGIN { v = d * 1024 / mb; printf "%.0f", v < 0 ? 0 : v / 1024 }'; }
+	per_gib() { awk -v d="$1" -v mb="$MEM_MB" 'BEGIN { v = d * 1024 / mb; printf "%.0f", v / 1024 }'; }
 	metric "mem-dirty$tag" "$(per_gib $((dirty - base)))" KiB/GiB
 	metric "mem-synced$tag" "$(per_gib $((synced - base)))" KiB/GiB
 	metric "mem-cold-read$tag" "$(per_gib $((read - base2)))" KiB/GiB
@@ -127,7 +136,10 @@ for FS in $CONFIGS; do
 	step "$FS: tree of $NFILES files"
 	bench_tree
 	step "$FS: block-state memory"
-	if [ -w $KEEP ]; then
+	# fsblock.keep_clean_blocks matters only where fsblock holds the
+	# blocks: minix on the kernel with the series (ext2 is on
+	# buffer_heads in both kernels).
+	if [ -w $KEEP ] && [ "$(fs_type)" = minix ]; then
 		echo N > $KEEP
 		bench_memory ""
 		echo Y > $KEEP
