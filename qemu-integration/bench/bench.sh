@@ -14,7 +14,7 @@ DBENCH_SECS=$(karg bench_dbench_secs 5)
 DBENCH_PROCS=$(karg bench_dbench_procs 1,2,4 | tr , ' ')
 FIO_MB=$(karg bench_fio_mb 32)
 NFILES=$(karg bench_files 10000)
-MEM_MB=$(karg bench_mem_mb 64)
+MEM_MB=$(karg bench_mem_mb 128)
 FSSIZE_KB=$(( $(cat /sys/block/ram0/size) / 2 ))
 KEEP=/sys/module/fsblock/parameters/keep_clean_blocks
 
@@ -93,13 +93,21 @@ bench_tree() {
 
 # Bytes of the slab caches that hold block state: the buffer_head cache,
 # and every kmalloc cache, where fsblock's folio headers (with their
-# blocks) are allocated.  The kmalloc caches count on both kernels, so
+# blocks) and the extent map's nodes are allocated.  The kmalloc caches count on both kernels, so
 # what else is kmalloc'ed meanwhile counts on both sides.  slab_nomerge
 # keeps buffer_head apart from caches of the same size.
 slab_bytes() {
 	awk '$1 == "buffer_head" || $1 ~ /^kmalloc-[0-9kK]+$/ { s += $2 * $4 }
 	     END { print s + 0 }' /proc/slabinfo
 }
+
+# fsblock frees a folio's block state with kfree_rcu(), which may hold the
+# memory up to five seconds (KFREE_DRAIN_JIFFIES) before the slab sees it;
+# buffer_heads are freed at once.  A reading taken after block state was
+# freed (after sync, after a cold read: clean blocks lose their state)
+# waits that long on both kernels.  After drop_caches a second is enough:
+# the slab shrinkers it runs include kfree_rcu's, which starts the frees.
+settled_slab_bytes() { sleep "$1"; slab_bytes; }
 
 # Block state per GiB of cached file data, for MEM_MB of files of 32 KiB:
 # while dirty, after sync, and after a cold read of the same files.  The
@@ -109,15 +117,15 @@ bench_memory() {
 	tag=$1
 	n=$((MEM_MB * 32))
 	drop_caches
-	base=$(slab_bytes)
+	base=$(settled_slab_bytes 1)
 	/bin/fsbtree create $MNT/mem "$n" 32768 > /dev/null || fail "fsbtree create (memory) on $FS"
 	dirty=$(slab_bytes)
 	sync
-	synced=$(slab_bytes)
+	synced=$(settled_slab_bytes 6)
 	drop_caches
-	base2=$(slab_bytes)
+	base2=$(settled_slab_bytes 1)
 	/bin/fsbtree read $MNT/mem "$n" > /dev/null || fail "fsbtree read (memory) on $FS"
-	read=$(slab_bytes)
+	read=$(settled_slab_bytes 6)
 	per_gib() { awk -v d="$1" -v mb="$MEM_MB" 'BEGIN { v = d * 1024 / mb; printf "%.0f", v / 1024 }'; }
 	metric "mem-dirty$tag" "$(per_gib $((dirty - base)))" KiB/GiB
 	metric "mem-synced$tag" "$(per_gib $((synced - base)))" KiB/GiB
@@ -125,6 +133,13 @@ bench_memory() {
 	/bin/fsbtree unlink $MNT/mem "$n" > /dev/null || fail "fsbtree unlink (memory) on $FS"
 }
 
+# Every time here comes from the guest's clocksource, which must be the
+# TSC (scripts/bench.sh says why and how): with jiffies or refined-jiffies
+# every time would be a multiple of 4 ms.
+cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+echo "bench: clocksource $cs"
+# (Early in the boot it is still tsc-early, the same counter.)
+case $cs in tsc|tsc-early) ;; *) fail "the clocksource is $cs, not the TSC: the times would be too coarse" ;; esac
 echo "bench: $CONFIGS on $DEV ($FSSIZE_KB KiB), dbench ${DBENCH_SECS}s x {$DBENCH_PROCS}, fio ${FIO_MB} MiB, $NFILES files, ${MEM_MB} MiB for memory"
 for FS in $CONFIGS; do
 	step "$FS: dbench"
