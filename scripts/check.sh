@@ -6,6 +6,8 @@
 #  2. bisect build: every prefix of the series builds vmlinux (the KUnit kernel's
 #     configuration, so the debug set and the tests are compiled), and the
 #     C files a patch touches compile without W=1 warnings.
+#  3. no global symbol the series adds is already global elsewhere in the
+#     tree, in any configuration (scripts/namecheck.sh).
 # Prefixes already built with the same configuration are remembered in
 # $BUILD/check-ok and skipped, so a re-run only builds what changed.
 . "$(dirname "$0")/common.sh"
@@ -116,6 +118,14 @@ for i in "$n" $(seq $((n - 1))); do
 			break
 		fi
 	fi
+	# 3. The whole series' objects are here only now, before the shorter
+	#    prefixes replace them: no global name it adds may be a global name
+	#    elsewhere in the tree.  Its key below is written only if this
+	#    passed, so a whole series "built before" passed it too.
+	if [ "$i" -eq "$n" ] && ! bash "$REPO/scripts/namecheck.sh" "$KBUILD" "$c"; then
+		bad=1
+		break
+	fi
 	echo "$key" >> "$BUILD/check-ok"
 done
 restore
@@ -125,4 +135,4 @@ if [ $bad -ne 0 ]; then
 	say "check FAILED (full output: $clog)"
 	exit 1
 fi
-say "check passed: $n patches checkpatch-clean, every prefix builds, no W=1 warnings"
+say "check passed: $n patches checkpatch-clean, every prefix builds, no W=1 warnings, no name clash"

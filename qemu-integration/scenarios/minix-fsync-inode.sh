@@ -87,7 +87,7 @@ evict_f() {
 flusher_copies() {
 	for try in 1 2 3; do
 		# A writeback of the metadata inode that bypasses the flusher
-		# (sync_mblock(), or stock's sync of the block device) leaves
+		# (mblock_sync(), or stock's sync of the block device) leaves
 		# it on the dirty list with its old dirtied_when, so a block
 		# dirtied later is written at once.  A remount starts afresh;
 		# the superblock it dirties (v1, v2) is written by sync(1),
