@@ -60,19 +60,18 @@ bench_fio() {
 	rm -f $MNT/fio.dat
 }
 
-# fsbtree OP: seconds, from its own clock.
-tree_op() {
-	/bin/fsbtree "$1" $MNT/tree "$NFILES" > /tmp/tree.out 2>&1 ||
-		{ cat /tmp/tree.out; fail "fsbtree $1 on $FS"; }
-	metric "tree-$1-$2" "$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' /tmp/tree.out)" s
-}
-
-# syncfs of the tree's filesystem, timed by fsbtree (CLOCK_MONOTONIC).
-timed_sync() {
-	/bin/fsbtree sync $MNT "$NFILES" > /tmp/tree.out 2>&1 ||
-		{ cat /tmp/tree.out; fail "fsbtree sync on $FS"; }
+# fsbtree OP DIR as metric NAME: seconds, from fsbtree's own clock.
+fsbtree_metric() {
+	/bin/fsbtree "$2" "$3" "$NFILES" > /tmp/tree.out 2>&1 ||
+		{ cat /tmp/tree.out; fail "fsbtree $2 on $FS"; }
 	metric "$1" "$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' /tmp/tree.out)" s
 }
+
+# fsbtree OP on the tree, tagged warm or cold.
+tree_op() { fsbtree_metric "tree-$1-$2" "$1" $MNT/tree; }
+
+# syncfs of the tree's filesystem.
+timed_sync() { fsbtree_metric "$1" sync $MNT; }
 
 bench_tree() {
 	sync
@@ -93,9 +92,10 @@ bench_tree() {
 
 # Bytes of the slab caches that hold block state: the buffer_head cache,
 # and every kmalloc cache, where fsblock's folio headers (with their
-# blocks) and the extent map's nodes are allocated.  The kmalloc caches count on both kernels, so
-# what else is kmalloc'ed meanwhile counts on both sides.  slab_nomerge
-# keeps buffer_head apart from caches of the same size.
+# blocks) and the extent map's nodes are allocated.  The kmalloc caches
+# count on both kernels, so what else is kmalloc'ed meanwhile counts on
+# both sides.  slab_nomerge keeps buffer_head apart from caches of the
+# same size.
 slab_bytes() {
 	awk '$1 == "buffer_head" || $1 ~ /^kmalloc-[0-9kK]+$/ { s += $2 * $4 }
 	     END { print s + 0 }' /proc/slabinfo
