@@ -76,4 +76,4 @@ harness-selftest: tree
 	@$(RUN) bash scripts/selftest.sh
 
 clean:
-	rm -rf $(BUILD)/kunit $(BUILD)/int-* $(BUILD)/check.config $(BUILD)/check-ok $(LOGS)
+	rm -rf $(BUILD)/kunit $(BUILD)/int-* $(BUILD)/docs $(BUILD)/check.config $(BUILD)/check-ok $(LOGS)

@@ -9,6 +9,8 @@
 # same flags, and ccache serves each build most of the others' objects.
 # Stops if a line of a fragment did not make it into the final .config
 # (a symbol that does not exist, or whose dependencies are not met).
+# TARGETS (default bzImage) are the make targets: make check's
+# distribution-shaped kernel builds "vmlinux modules".
 . "$(dirname "$0")/../scripts/common.sh"
 
 name=$1; shift
@@ -56,10 +58,12 @@ say "building the $name kernel in $O (log: $blog)"
 # The files compiled so far (the objects in $O include earlier builds').
 heartbeat_start 'echo "$name kernel: $(grep -c "^  CC " "$blog") files compiled so far"'
 rc=0
-mk O="$O" -j"$JOBS" bzImage >>"$blog" 2>&1 || rc=$?
+# shellcheck disable=SC2086
+mk O="$O" -j"$JOBS" ${TARGETS:-bzImage} >>"$blog" 2>&1 || rc=$?
 heartbeat_stop
 if [ $rc -ne 0 ]; then
 	grep -E 'error|Error' "$blog" | head -20 >&2
 	die "the $name kernel failed to build; log: $blog"
 fi
-say "$name kernel ready: $O/arch/x86/boot/bzImage"
+if [ -n "${TARGETS:-}" ]; then say "$name kernel built ($TARGETS) in $O"
+else say "$name kernel ready: $O/arch/x86/boot/bzImage"; fi

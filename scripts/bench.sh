@@ -88,12 +88,13 @@ for i in $(seq "$PAIRS"); do
 	else run_boot $B "$i"; run_boot $A "$i"; fi
 done
 
-# Code size: fsblock's objects against fs/buffer.o, same configuration;
-# minix (built in, so no minix.o) as the sum of its objects.
+# Code size: fsblock (one composite object, fs/fsblock/fsblock.o; the
+# files of older series) against fs/buffer.o, same configuration; minix
+# (built in, so no minix.o) as the sum of its objects.
 sizes=$OUT/sizes.tsv
 printf 'kernel\tobject\ttext\tdata\tbss\n' > "$sizes"
 for k in $A $B; do
-	( cd "$BUILD/int-$k" && for o in fs/buffer.o fs/fsblock*.o fs/fsb_*.o fs/fsblock/*.o fs/minix/minix.o; do
+	( cd "$BUILD/int-$k" && for o in fs/buffer.o fs/fsblock*.o fs/fsb_*.o fs/fsblock/fsblock.o fs/minix/minix.o; do
 		[ -f "$o" ] || continue
 		size "$o" | awk -v k="$k" -v o="$o" -v OFS='\t' 'NR == 2 { print k, o, $1, $2, $3 }'
 	  done

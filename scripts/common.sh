@@ -32,12 +32,13 @@ FSB_EMAIL=${FSB_EMAIL:-fsblock-devel@example.org}
 STAMP=$TREE/.git/fsblock-stamp
 
 # The KUnit run: kunit/args holds the arguments of "kunit.py run
-# --arch=x86_64", one per line, paths relative to the repository.  The
-# one list of them: run_kunit.sh runs with it (and prints it with
-# --print), make check builds every prefix with its --kunitconfig lines.
+# --arch=x86_64", one per line, paths relative to the repository (fs/...:
+# to the kernel tree, the series' fs/fsblock/.kunitconfig).  The one list
+# of them: run_kunit.sh runs with it (and prints it with --print), make
+# check configures every prefix with its --kunitconfig lines.
 kunit_args() {
 	sed -e 's/[[:space:]]*#.*//' -e '/^$/d' -e "s|=kunit/|=$REPO/kunit/|" \
-	    -e "s|=kconfig/|=$REPO/kconfig/|" "$REPO/kunit/args"
+	    -e "s|=kconfig/|=$REPO/kconfig/|" -e "s|=fs/|=$TREE/fs/|" "$REPO/kunit/args"
 }
 mapfile -t KUNIT_ARGS < <(kunit_args)
 mapfile -t KUNIT_CONFIGS < <(kunit_args | grep '^--kunitconfig=')
