@@ -10,7 +10,9 @@
 # Stops if a line of a fragment did not make it into the final .config
 # (a symbol that does not exist, or whose dependencies are not met).
 # TARGETS (default bzImage) are the make targets: make check's
-# distribution-shaped kernel builds "vmlinux modules".
+# distribution-shaped kernel builds "vmlinux modules".  BASE=allnoconfig
+# starts from allnoconfig with the fragments forced (KCONFIG_ALLCONFIG)
+# instead of every other symbol's default.
 . "$(dirname "$0")/../scripts/common.sh"
 
 name=$1; shift
@@ -28,7 +30,12 @@ mk() { make -C "$TREE" ARCH=x86_64 CC="ccache gcc" "$@"; }
 
 # Make the configuration in a side folder; touch the build's .config only
 # if it changed, so that an unchanged kernel is not rebuilt.
-{ cat "$@" > "$C/.config" && mk O="$C" olddefconfig; } >"$blog" 2>&1 ||
+if [ "${BASE:-}" = allnoconfig ]; then
+	cat "$@" > "$C/allno.config"
+	mk O="$C" KCONFIG_ALLCONFIG="$C/allno.config" allnoconfig >"$blog" 2>&1
+else
+	{ cat "$@" > "$C/.config" && mk O="$C" olddefconfig; } >"$blog" 2>&1
+fi ||
 	{ tail -5 "$blog" >&2; die "$name: configuration failed; log: $blog"; }
 # What each symbol must be: the last fragment that names it decides.
 declare -A want from
