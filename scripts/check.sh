@@ -5,9 +5,10 @@
 #     The converted filesystems (fs/minix) must not mention buffer_head.
 #  2. bisect build: every prefix of the series builds (the KUnit kernel's
 #     configuration, so the debug set and the tests are compiled: vmlinux
-#     for the whole series, vmlinux.o with none of the series' names left
-#     undefined for the shorter prefixes), and the C files a patch touches
-#     compile without W=1 warnings.
+#     for the whole series; for a shorter prefix, the directories the
+#     series' C files are in, with none of the series' names left undefined
+#     in their objects), and the C files a patch touches compile without
+#     W=1 warnings.
 #  3. no global symbol the series adds is already global elsewhere in the
 #     tree, in any configuration (scripts/namecheck.sh).
 #  4. a distribution-shaped kernel of the whole series builds, vmlinux and
@@ -105,6 +106,9 @@ trap restore EXIT
 echo "$$" > "$BUILD/check-detached"
 mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
 n=${#commits[@]}
+# The directories of the C files the series touches: what a shorter prefix
+# builds.  Every name the series defines is defined in them.
+mapfile -t sdirs < <(tgit diff --name-only base HEAD -- '*.c' | xargs -n1 dirname | sort -u)
 touch "$BUILD/check-ok"
 # The whole series first: its configuration is the integration kernel's,
 # built just before, so ccache has every object; each shorter prefix then
@@ -123,14 +127,18 @@ for i in "$n" $(seq $((n - 1))); do
 	# A cold first build takes about 11 minutes: show that it moves.
 	heartbeat_start 'echo "  $(grep -c "^  CC " "$clog") files compiled so far"'
 	ok=1
-	# The whole series links vmlinux; a shorter prefix links vmlinux.o
-	# only (ld -r: a fraction of the final link of a KASAN kernel) and
-	# must leave none of the series' names undefined in it, which is what
-	# would stop the final link.
-	target=vmlinux
-	[ "$i" -eq "$n" ] || target=vmlinux_o
+	# The whole series links vmlinux.  A shorter prefix builds the
+	# series' directories only (a link of a KASAN kernel costs a minute,
+	# a prefix of twenty patches twenty) and must leave none of the
+	# series' names undefined in the objects of the C files it has, which
+	# is what would stop the final link.
+	if [ "$i" -eq "$n" ]; then
+		targets=(vmlinux)
+	else
+		targets=("${sdirs[@]/%//}")
+	fi
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 &&
-	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" $target >> "$clog" 2>&1 || ok=0
+	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "${targets[@]}" >> "$clog" 2>&1 || ok=0
 	heartbeat_stop
 	if [ $ok -eq 0 ]; then
 		grep -E 'error|warning:' "$clog" | tail -20 >&2
@@ -138,7 +146,15 @@ for i in "$n" $(seq $((n - 1))); do
 		bad=1
 		break
 	fi
-	undef=$(nm -u "$KBUILD/vmlinux.o" | awk '{ print $2 }' |
+	# Objects left by a longer prefix whose source this one lacks would
+	# define names it does not have: only the objects of its own sources.
+	pobjs=()
+	while read -r f; do
+		[ -f "$KBUILD/${f%.c}.o" ] && pobjs+=("$KBUILD/${f%.c}.o")
+	done < <(tgit ls-tree -r --name-only "$c" -- "${sdirs[@]}" | grep '\.c$')
+	undef=$(comm -23 \
+		<(nm -u "${pobjs[@]}" | awk 'NF == 2 { print $2 }' | sort -u) \
+		<(nm --defined-only "${pobjs[@]}" | awk 'NF == 3 { print $3 }' | sort -u) |
 		grep -E '^(__)?(fsblock|mblock|fsb_ext|minix)_' || true)
 	if [ -n "$undef" ]; then
 		say "  FAIL [$i/$n] does not link: undefined $(echo $undef): $subj"

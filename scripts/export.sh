@@ -1,7 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # make export: write the tree's commits (base..HEAD) back into patches/ and
-# patches/series.  Exporting an unchanged tree changes no file.
+# patches/series.  Exporting an unchanged tree changes no file.  The cover
+# letter, patches/0000-cover-letter.patch, is written by hand and kept: it
+# is not in the series.
 . "$(dirname "$0")/common.sh"
 with_lock
 
@@ -17,8 +19,9 @@ tgit format-patch -q "${FORMAT_PATCH_OPTS[@]}" -o "$tmp" base..HEAD >/dev/null
 # The series, grouped by subsystem prefix of the subject.
 group_of() {
 	case "$1" in
-	fsblock:*|fs:*|mm:*|mm/*|block:*) echo "fsblock core" ;;
-	fsb_extentmap:*)	echo "fsb_extentmap: extent-map cache" ;;
+	*fsb_extentmap*)	echo "fsblock: the extent map, for ext2 (no user in this series)" ;;
+	mm:*|mm/*)		echo "mm: a fix the series needs, which can go in alone" ;;
+	fsblock:*|fs:*|block:*)	echo "fsblock core" ;;
 	minix:*)		echo "minix on fsblock" ;;
 	ext2:*)			echo "ext2 on fsblock" ;;
 	Documentation:*|docs:*)	echo "documentation" ;;
@@ -52,6 +55,7 @@ for f in "$tmp"/*; do
 done
 for f in "$REPO"/patches/*.patch; do
 	[ -e "$f" ] || continue
+	[ "$(basename "$f")" = 0000-cover-letter.patch ] && continue
 	if [ ! -e "$tmp/$(basename "$f")" ]; then
 		rm -f "$f"; changed=$((changed + 1))
 		say "removed patches/$(basename "$f")"
