@@ -106,9 +106,12 @@ trap restore EXIT
 echo "$$" > "$BUILD/check-detached"
 mapfile -t commits < <(tgit rev-list --reverse base..HEAD)
 n=${#commits[@]}
-# The directories of the C files the series touches: what a shorter prefix
-# builds.  Every name the series defines is defined in them.
-mapfile -t sdirs < <(tgit diff --name-only base HEAD -- '*.c' | xargs -n1 dirname | sort -u)
+# The directories of the C files the series touches in any patch: what a
+# shorter prefix builds.  Every name the series defines is defined in them.
+mapfile -t sdirs < <(tgit log --format= --name-only base..HEAD -- '*.c' |
+	xargs -n1 dirname | sort -u)
+# The series' names: what its objects define and use, tracepoints included.
+series_names='(fsblock|mblock|fsb_ext|minix)_'
 touch "$BUILD/check-ok"
 # The whole series first: its configuration is the integration kernel's,
 # built just before, so ccache has every object; each shorter prefix then
@@ -132,10 +135,15 @@ for i in "$n" $(seq $((n - 1))); do
 	# a prefix of twenty patches twenty) and must leave none of the
 	# series' names undefined in the objects of the C files it has, which
 	# is what would stop the final link.
+	# The series' directories this prefix has (a directory that comes
+	# later has no Makefile yet, and its objects of a longer prefix are
+	# not this one's).
+	mapfile -t pdirs < <(tgit ls-tree -d -r --name-only "$c" -- "${sdirs[@]}" |
+		grep -xF -f <(printf '%s\n' "${sdirs[@]}"))
 	if [ "$i" -eq "$n" ]; then
 		targets=(vmlinux)
 	else
-		targets=("${sdirs[@]/%//}")
+		targets=("${pdirs[@]/%//}")
 	fi
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" olddefconfig >> "$clog" 2>&1 &&
 	make -C "$TREE" O="$KBUILD" ARCH=x86_64 CC="ccache gcc" -j"$JOBS" "${targets[@]}" >> "$clog" 2>&1 || ok=0
@@ -146,18 +154,35 @@ for i in "$n" $(seq $((n - 1))); do
 		bad=1
 		break
 	fi
-	# Objects left by a longer prefix whose source this one lacks would
-	# define names it does not have: only the objects of its own sources.
+	# The objects this prefix links: the members of its directories'
+	# built-in archives, just rebuilt (objects a longer prefix left behind
+	# are not in them).  None of the series' names may be undefined in
+	# them (strong references only) unless one of them defines it as a
+	# global, and none may be defined twice: what the link would refuse.
 	pobjs=()
-	while read -r f; do
-		[ -f "$KBUILD/${f%.c}.o" ] && pobjs+=("$KBUILD/${f%.c}.o")
-	done < <(tgit ls-tree -r --name-only "$c" -- "${sdirs[@]}" | grep '\.c$')
-	undef=$(comm -23 \
-		<(nm -u "${pobjs[@]}" | awk 'NF == 2 { print $2 }' | sort -u) \
-		<(nm --defined-only "${pobjs[@]}" | awk 'NF == 3 { print $3 }' | sort -u) |
-		grep -E '^(__)?(fsblock|mblock|fsb_ext|minix)_' || true)
+	# (ar t names a thin archive's members relative to the directory it
+	# runs in.)
+	for d in "${pdirs[@]}"; do
+		[ -f "$KBUILD/$d/built-in.a" ] && (cd "$KBUILD" && ar t "$d/built-in.a")
+	done | sort -u | sed "s|^|$KBUILD/|" > "$BUILD/check-objs"
+	mapfile -t pobjs < "$BUILD/check-objs"
+	undef= dup=
+	if [ ${#pobjs[@]} -gt 0 ]; then
+		defs=$(nm -g --defined-only "${pobjs[@]}" | awk 'NF == 3 { print $2, $3 }')
+		undef=$(comm -23 \
+			<(nm -u "${pobjs[@]}" | awk 'NF == 2 && $1 == "U" { print $2 }' | sort -u) \
+			<(echo "$defs" | awk '{ print $2 }' | sort -u) | grep -E "$series_names" || true)
+		# Weak definitions (V, W) may repeat; strong ones may not.
+		dup=$(echo "$defs" | awk '$1 ~ /^[BDGRST]$/ { print $2 }' | sort | uniq -d |
+			grep -E "$series_names" || true)
+	fi
 	if [ -n "$undef" ]; then
 		say "  FAIL [$i/$n] does not link: undefined $(echo $undef): $subj"
+		bad=1
+		break
+	fi
+	if [ -n "$dup" ]; then
+		say "  FAIL [$i/$n] does not link: defined twice $(echo $dup): $subj"
 		bad=1
 		break
 	fi

@@ -17,13 +17,16 @@ trap 'rm -rf "$tmp"' EXIT
 tgit format-patch -q "${FORMAT_PATCH_OPTS[@]}" -o "$tmp" base..HEAD >/dev/null
 
 # The series, grouped by subsystem prefix of the subject.
+# A filesystem's patches before the first fsblock patch are its fixes on
+# buffer_heads, which do not need fsblock ($2: whether one came yet).
 group_of() {
 	case "$1" in
-	*fsb_extentmap*)	echo "fsblock: the extent map, for ext2 (no user in this series)" ;;
+	fsblock:*fsb_extentmap*) echo "fsblock: the extent map, for ext2 (no user in this series)" ;;
 	mm:*|mm/*)		echo "mm: a fix the series needs, which can go in alone" ;;
 	fsblock:*|fs:*|block:*)	echo "fsblock core" ;;
-	minix:*)		echo "minix on fsblock" ;;
-	ext2:*)			echo "ext2 on fsblock" ;;
+	minix:*|ext2:*)
+		if [ "$2" = yes ]; then echo "${1%%:*} on fsblock"
+		else echo "${1%%:*} on buffer_heads: fixes that do not need fsblock"; fi ;;
 	Documentation:*|docs:*)	echo "documentation" ;;
 	*)			echo "other" ;;
 	esac
@@ -31,11 +34,12 @@ group_of() {
 {
 	echo "# fsblock for Linux 6.12 (Debian $SRCPKG $(pkg_version))."
 	echo "# Apply in this order: quilt push -a, or git am in a git tree."
-	last=
+	last= seen=no
 	for f in "$tmp"/*.patch; do
 		[ -e "$f" ] || continue
 		subj=$(sed -n 's/^Subject: \(\[PATCH\] \)\?//p' "$f" | head -1)
-		g=$(group_of "$subj")
+		case "$subj" in fsblock:*) seen=yes ;; esac
+		g=$(group_of "$subj" "$seen")
 		if [ "$g" != "$last" ]; then
 			echo; echo "# $g"; last=$g
 		fi
