@@ -14,6 +14,7 @@
 #  4. a distribution-shaped kernel of the whole series builds, vmlinux and
 #     modules, with no modpost warning (kconfig/distro.config).
 #  5. Documentation/filesystems/fsblock builds with Sphinx, no warning.
+#  6. kernel-doc -Wall has no warning in the files the series touches.
 # Prefixes already built with the same configuration are remembered in
 # $BUILD/check-ok and skipped, so a re-run only builds what changed.
 . "$(dirname "$0")/common.sh"
@@ -263,8 +264,23 @@ if [ $bad -eq 0 ]; then
 	fi
 fi
 
+# 6. The kernel-doc of every C file and header the series adds or changes
+#    has no warning with -Wall (Sphinx above sees only the files its pages
+#    pull in).  Not mm/: its warnings are stock 6.12's.
+if [ $bad -eq 0 ]; then
+	mapfile -t kdfiles < <(tgit diff --name-only --diff-filter=AM base fsblock -- '*.c' '*.h' ':!mm')
+	kd=$(cd "$TREE" && ./scripts/kernel-doc -Wall -none "${kdfiles[@]}" 2>&1)
+	if [ -n "$kd" ]; then
+		echo "$kd" | head -20 >&2
+		say "  FAIL kernel-doc -Wall warns"
+		bad=1
+	else
+		say "  ok   kernel-doc -Wall: no warning in the ${#kdfiles[@]} C files and headers the series touches"
+	fi
+fi
+
 if [ $bad -ne 0 ]; then
 	say "check FAILED (full output: $clog)"
 	exit 1
 fi
-say "check passed: $n patches checkpatch-clean, every prefix builds, no W=1 warnings, no name clash, the distribution-shaped kernel and the documentation build"
+say "check passed: $n patches checkpatch-clean, every prefix builds, no W=1 warnings, no name clash, the distribution-shaped kernel and the documentation build, kernel-doc clean"
