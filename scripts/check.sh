@@ -95,7 +95,9 @@ with_lock
 	--build_dir="$KBUILD" "${KUNIT_CONFIGS[@]}" ) >> "$clog" 2>&1 ||
 	{ tail -20 "$clog" >&2; die "kunit.py config failed"; }
 cp "$KBUILD/.config" "$BUILD/check.config"
-cfgsum=$(sha256sum < "$BUILD/check.config" | cut -c1-16)
+# A prefix passed before with this configuration and this script (what it
+# checks of a prefix may change) is not built again.
+cfgsum=$(cat "$BUILD/check.config" "$0" | sha256sum | cut -c1-16)
 
 # The prefixes are checked out in the tree itself.  A check that is
 # killed (SIGKILL, a cut session) cannot run its trap: the marker tells
@@ -160,13 +162,14 @@ for i in "$n" $(seq $((n - 1))); do
 	# are not in them).  None of the series' names may be undefined in
 	# them (strong references only) unless one of them defines it as a
 	# global, and none may be defined twice: what the link would refuse.
+	# The whole series linked vmlinux: nothing to add.  (ar t names a
+	# thin archive's members relative to the directory it runs in.)
 	pobjs=()
-	# (ar t names a thin archive's members relative to the directory it
-	# runs in.)
-	for d in "${pdirs[@]}"; do
-		[ -f "$KBUILD/$d/built-in.a" ] && (cd "$KBUILD" && ar t "$d/built-in.a")
-	done | sort -u | sed "s|^|$KBUILD/|" > "$BUILD/check-objs"
-	mapfile -t pobjs < "$BUILD/check-objs"
+	if [ "$i" -ne "$n" ]; then
+		mapfile -t pobjs < <(for d in "${pdirs[@]}"; do
+			[ -f "$KBUILD/$d/built-in.a" ] && (cd "$KBUILD" && ar t "$d/built-in.a")
+		done | sort -u | sed "s|^|$KBUILD/|")
+	fi
 	undef= dup=
 	if [ ${#pobjs[@]} -gt 0 ]; then
 		defs=$(nm -g --defined-only "${pobjs[@]}" | awk 'NF == 3 { print $2, $3 }')
