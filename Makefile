@@ -6,6 +6,7 @@
 #                      no-buffer_head and the stock kernel (what CI runs)
 #   make soak          the long runs (not in CI)
 #   make bench         fsblock against stock 6.12, side by side (not in CI)
+#   make bench-profile where make bench's differences come from (not in CI)
 #
 # Build products go to $(BUILD), outside the clone by default, so that a
 # fresh clone reuses the tree, the objects and ccache; logs go to $(LOGS).
@@ -18,13 +19,14 @@ export BUILD LOGS
 RUN = FSB_SETUP_DONE=1
 
 .PHONY: help deps tree export kunit integration integration-nobh integration-stock integration-all \
-	check test soak bench clean harness-selftest
+	check test soak bench bench-profile clean harness-selftest
 
 help:
 	@echo "make integration  build the integration kernel, boot it, run every scenario"
 	@echo "make test         make check, the KUnit suites and integration-all (what CI runs)"
 	@echo "make soak         the long runs: fsbx and byte flips on the debug and the fast kernel"
 	@echo "make bench        fsblock against stock 6.12: alternate boots, a table and a plot of the ratios"
+	@echo "make bench-profile  where the time and the bytes go: function profiles and slab growth of both kernels"
 	@echo "make integration-nobh   the scenarios on the kernel without buffer_heads"
 	@echo "make integration-stock  the scenarios on stock 6.12 (no series)"
 	@echo "make integration-all    the three kernels, each booted as soon as it is built (as make test)"
@@ -71,6 +73,9 @@ soak: tree
 
 bench: tree
 	@$(RUN) bash scripts/bench.sh
+
+bench-profile: tree
+	@$(RUN) bash scripts/bench-profile.sh
 
 harness-selftest: tree
 	@$(RUN) bash scripts/selftest.sh

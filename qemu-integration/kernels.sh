@@ -8,6 +8,9 @@
 #                from the tree's base commit in $BUILD/linux-stock
 #   fast         the series without the debug set (kconfig/bench.config)
 #   stock-fast   stock 6.12 with the fast kernel's configuration
+#   fast-prof, stock-fast-prof
+#                the two with the function profiler (kconfig/profile.config),
+#                for make bench-profile
 # Each is built into $BUILD/int-NAME by build-kernel.sh; build_kernel NAME.
 
 MAIN_TREE=$TREE
@@ -57,7 +60,12 @@ build_kernel() {
 	fast)	frags+=("$REPO/kconfig/bench.config") ;;
 	stock-fast)
 		frags+=("$REPO/kconfig/bench.config"); stock_tree; tree=$STOCK_TREE ;;
-	*)	die "kernel '$k': integration, nobh, stock, fast or stock-fast" ;;
+	fast-prof)
+		frags+=("$REPO/kconfig/bench.config" "$REPO/kconfig/profile.config") ;;
+	stock-fast-prof)
+		frags+=("$REPO/kconfig/bench.config" "$REPO/kconfig/profile.config")
+		stock_tree; tree=$STOCK_TREE ;;
+	*)	die "kernel '$k': integration, nobh, stock, fast, stock-fast, fast-prof or stock-fast-prof" ;;
 	esac
 	if [ "$tree" = "$MAIN_TREE" ]; then
 		bash "$REPO/qemu-integration/build-kernel.sh" "$k" "${frags[@]}"
@@ -73,4 +81,18 @@ build_kernel() {
 	else
 		[ "$tree" != "$MAIN_TREE" ] || die "the $k kernel does not contain fsblock"
 	fi
+}
+
+# The guest's clock, for make bench and make bench-profile: without ACPI
+# the guest has no HPET or PM timer, cannot calibrate its TSC against the
+# PIT under TCG and falls back to jiffies (4 ms steps).  Under TCG the
+# guest's TSC is the host's, so the guest is told the host's TSC frequency
+# (tsc_early_khz) and that the TSC is reliable (no watchdog against
+# jiffies, which lag whenever the host is busy); the guest checks that
+# the TSC is its clocksource.  Prints the command-line arguments.
+guest_clock_args() {
+	local khz
+	khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
+	[ -n "$khz" ] || die "no 'cpu MHz' in /proc/cpuinfo: the guest's TSC frequency is unknown"
+	echo "tsc_early_khz=$khz tsc=reliable"
 }

@@ -326,3 +326,14 @@ expect_refused() {
 	[ -n "$msg" ] || { dmesg | tail -5; fail "$1: the mount failed without a kernel message"; }
 	echo "$1: refused: $msg"
 }
+
+# make bench and make bench-profile: every time comes from the guest's
+# clocksource, which must be the TSC (guest_clock_args in kernels.sh says
+# why and how): with jiffies or refined-jiffies every time would be a
+# multiple of 4 ms.  (Early in the boot it is still tsc-early, the same
+# counter.)
+require_tsc_clock() {
+	cs=$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)
+	echo "clocksource: $cs"
+	case $cs in tsc|tsc-early) ;; *) fail "the clocksource is $cs, not the TSC: the times would be too coarse" ;; esac
+}

@@ -15,8 +15,10 @@
 #
 # BENCH_FS (default minix2,minix3,ext2-1k,ext2-4k), BENCH_DBENCH_SECS (5),
 # BENCH_DBENCH_PROCS (1,2,4), BENCH_FIO_MB (32), BENCH_FILES (10000) and
-# BENCH_MEM_MB (128) set the workloads' lengths; BENCH_TIMEOUT (1200) the
-# seconds a boot may take.
+# BENCH_MEM_MB (128) set the workloads' lengths; BENCH_MEM_FS
+# (minix2,ext2-1k,ext2-4k: one per block size and block layer; minix v3
+# has the blocks of v2) the filesystems whose block-state memory is
+# measured; BENCH_TIMEOUT (1200) the seconds a boot may take.
 . "$(dirname "$0")/common.sh"
 . "$REPO/qemu-integration/kernels.sh"
 
@@ -27,6 +29,15 @@ case ,$FSLIST, in *,minix1,*)
 	die "BENCH_FS: minix1 cannot hold the 256 MiB RAM disk (at most 65535 blocks)" ;; esac
 [ -z "$(echo "${BENCH_DBENCH_PROCS:-1,2,4}" | tr , '\n' | sort | uniq -d)" ] ||
 	die "BENCH_DBENCH_PROCS names a process count twice: one figure per metric and boot"
+# The memory's filesystems: BENCH_MEM_FS, each of which must be in
+# BENCH_FS; by default those of minix2,ext2-1k,ext2-4k that are.
+MEMFS=
+for f in $(echo "${BENCH_MEM_FS:-minix2,ext2-1k,ext2-4k}" | tr , ' '); do
+	case ,$FSLIST, in
+	*,$f,*)	MEMFS=${MEMFS:+$MEMFS,}$f ;;
+	*)	[ -z "${BENCH_MEM_FS:-}" ] || die "BENCH_MEM_FS: $f is not in BENCH_FS ($FSLIST)" ;;
+	esac
+done
 [ "${BENCH_FIO_MB:-32}" -ge 4 ] || die "BENCH_FIO_MB must be at least 4 (the random read reads a quarter)"
 A=fast B=stock-fast
 OUT=$LOGS/bench
@@ -36,25 +47,20 @@ setup_once
 with_lock
 mkdir -p "$LOGS"
 rm -rf "$OUT" && mkdir -p "$OUT"
-say "make bench: $PAIRS pairs of boots of the $A and $B kernels; $FSLIST"
+say "make bench: $PAIRS pairs of boots of the $A and $B kernels; $FSLIST (memory: ${MEMFS:-none})"
 build_kernel $A
 build_kernel $B
 INITRAMFS_BENCH=1 bash "$REPO/qemu-integration/mkinitramfs.sh" "$OUT/initramfs.cpio" \
 	"$REPO/qemu-integration/bench/bench.sh"
 # loglevel=5: warnings and worse still reach the console (scan_log reads
-# them); the INFO line of every drop_caches does not.
-# The clock: without ACPI the guest has no HPET or PM timer, cannot
-# calibrate its TSC against the PIT under TCG and falls back to jiffies
-# (4 ms steps).  Under TCG the guest's TSC is the host's, so the guest is
-# told the host's TSC frequency (tsc_early_khz) and that the TSC is
-# reliable (no watchdog against jiffies, which lag whenever the host is
-# busy); bench/bench.sh checks that the TSC is the clocksource.
-tsc_khz=$(awk -F: '/^cpu MHz/ { printf "%d", $2 * 1000; exit }' /proc/cpuinfo)
-[ -n "$tsc_khz" ] || die "no 'cpu MHz' in /proc/cpuinfo: the guest's TSC frequency is unknown"
-cmdline="console=ttyS0 loglevel=5 tsc_early_khz=$tsc_khz tsc=reliable panic=-1 oops=panic rdinit=/init slab_nomerge brd.rd_nr=1
+# them); the INFO line of every drop_caches does not.  The guest's clock:
+# see guest_clock_args.
+clock=$(guest_clock_args) || exit 1
+cmdline="console=ttyS0 loglevel=5 $clock panic=-1 oops=panic rdinit=/init slab_nomerge brd.rd_nr=1
 brd.rd_size=262144 bench_fs=$FSLIST bench_dbench_secs=${BENCH_DBENCH_SECS:-5}
 bench_dbench_procs=${BENCH_DBENCH_PROCS:-1,2,4} bench_fio_mb=${BENCH_FIO_MB:-32}
-bench_files=${BENCH_FILES:-10000} bench_mem_mb=${BENCH_MEM_MB:-128}"
+bench_files=${BENCH_FILES:-10000} bench_mem_mb=${BENCH_MEM_MB:-128}
+bench_mem_fs=${MEMFS:-none}"
 cmdline=$(echo $cmdline)
 
 # The step a guest's console $1 last announced.

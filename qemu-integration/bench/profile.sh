@@ -1,0 +1,105 @@
+# SPDX-License-Identifier: GPL-2.0
+# make bench-profile, guest side: where the time and the bytes go, for
+# each filesystem configuration in bench_fs= (default minix2), on a brd
+# RAM disk.  Prints
+#   FSB-TIME <fs> <op> <seconds>          fsbtree's own clock, no tracing
+#   FSB-PROF <fs> <op> <function> <hits> <usecs>
+#                                         the function profiler (ftrace),
+#                                         every function called
+#   FSB-SLAB <fs> <stage> <cache> <objsize> <objects> <bytes>
+#                                         /proc/slabinfo's growth
+# and scripts/bench-profile.sh on the host compares the two kernels.
+. /fsb/lib.sh
+DEV=/dev/ram0
+CONFIGS=$(karg bench_fs minix2 | tr , ' ')
+NFILES=$(karg bench_files 5000)
+MEM_MB=$(karg bench_mem_mb 128)
+FSSIZE_KB=$(( $(cat /sys/block/ram0/size) / 2 ))
+T=/sys/kernel/tracing
+
+require_tsc_clock
+mount -t tracefs nodev $T || fail "cannot mount tracefs"
+[ -w $T/function_profile_enabled ] || fail "no function profiler (CONFIG_FUNCTION_PROFILER)"
+# Inclusive times (a function's callees count in it) of CPU time only:
+# the time a task sleeps (waiting for an I/O, say) does not count.
+echo 1 > $T/options/graph-time || fail "no graph-time option (CONFIG_FUNCTION_GRAPH_TRACER)"
+echo 0 > $T/options/sleep-time || fail "no sleep-time option"
+
+# fsbtree OP on $MNT/tree (sync: syncfs of $MNT), timed by fsbtree itself.
+tree() {
+	case $1 in sync) set -- sync $MNT "$NFILES" ;; *) set -- "$1" $MNT/tree "$NFILES" ;; esac
+	/bin/fsbtree "$@" > /tmp/tree.out 2>&1 || { cat /tmp/tree.out; fail "fsbtree $1 on $FS"; }
+}
+tree_time() {
+	tree "$1"
+	t=$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' /tmp/tree.out)
+	[ -n "$t" ] || { cat /tmp/tree.out; fail "no time from fsbtree $1 on $FS"; }
+	echo "FSB-TIME $FS $1 $t"
+}
+
+# fsbtree OP under the function profiler; every CPU's table summed, with
+# gcc's clone suffixes (.isra.0, .constprop.0) taken off the names.
+# Enabling the profiler resets it.
+tree_profile() {
+	echo 1 > $T/function_profile_enabled || fail "cannot start the function profiler"
+	tree "$1"
+	echo 0 > $T/function_profile_enabled
+	cat $T/trace_stat/function* | awk -v fs="$FS" -v op="$1" '
+		$1 == "Function" || $1 ~ /^-+$/ || NF < 4 { next }
+		{ f = $1; sub(/\..*$/, "", f); hits[f] += $2; us[f] += $3 }
+		END { for (f in us) printf "FSB-PROF %s %s %s %.0f %.1f\n", fs, op, f, hits[f], us[f] }' |
+		sort -k6,6nr
+}
+
+# The slab caches' bytes: name, object size, active objects.
+slab_snap() { awk 'NR > 2 { print $1, $4, $2 }' /proc/slabinfo > "$1" && [ -s "$1" ] ||
+		fail "cannot read /proc/slabinfo"; }
+
+# The caches that grew by more than 64 KiB from snapshot $1 to $2, per GiB
+# of the MEM_MB of file data, as stage $3.
+slab_growth() {
+	awk -v fs="$FS" -v st="$3" -v mb="$MEM_MB" '
+		NR == FNR { n0[$1] = $3; next }
+		{ d = ($3 - n0[$1]) * $2 }
+		d > 65536 || d < -65536 {
+			printf "FSB-SLAB %s %s %s %d %.0f %.0f\n", fs, st, $1, $2,
+				($3 - n0[$1]) * 1024 / mb, d * 1024 / mb }' "$1" "$2"
+}
+
+# Where the bytes of block state go, per GiB of cached data: MEM_MB of
+# files of 32 KiB, dirty, after sync, and after a cold read.  A reading
+# after block state was freed waits 6 s (kfree_rcu(), see bench.sh).
+mem_profile() {
+	n=$((MEM_MB * 32))
+	drop_caches; sleep 1; slab_snap /tmp/s0
+	/bin/fsbtree create $MNT/mem "$n" 32768 > /dev/null || fail "fsbtree create (memory) on $FS"
+	slab_snap /tmp/s1
+	sync; sleep 6; slab_snap /tmp/s2
+	drop_caches; sleep 1; slab_snap /tmp/s3
+	/bin/fsbtree read $MNT/mem "$n" > /dev/null || fail "fsbtree read (memory) on $FS"
+	sleep 6; slab_snap /tmp/s4
+	slab_growth /tmp/s0 /tmp/s1 dirty
+	slab_growth /tmp/s0 /tmp/s2 synced
+	slab_growth /tmp/s3 /tmp/s4 cold-read
+	/bin/fsbtree unlink $MNT/mem "$n" > /dev/null || fail "fsbtree unlink (memory) on $FS"
+}
+
+echo "profile: $CONFIGS on $DEV ($FSSIZE_KB KiB), $NFILES files, ${MEM_MB} MiB for memory"
+for FS in $CONFIGS; do
+	fs_mkfs
+	mount -t "$(fs_type)" -o noatime $DEV $MNT || fail "mount $FS"
+	# The memory first: the graph tracer gives every task a return stack
+	# (kmalloc-4k) while it is on, freed as the tasks exit.
+	step "$FS: block-state memory by slab cache"
+	mem_profile
+	# No periodic write-back while timing and profiling: what is written
+	# is what each step itself writes.
+	echo 0 > /proc/sys/vm/dirty_writeback_centisecs || fail "cannot stop the periodic write-back"
+	step "$FS: create, syncfs and unlink $NFILES files, timed"
+	for op in create sync unlink; do sync; tree_time $op; done
+	step "$FS: create, syncfs and unlink $NFILES files, profiled"
+	for op in create sync unlink; do sync; tree_profile $op; done
+	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
+	fs_umount
+done
+echo "profile: done"
