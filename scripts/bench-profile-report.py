@@ -19,6 +19,7 @@ what a workload costs without the profiler.  The times "without tracing"
 come from the same kernels (compiled for ftrace, tracing off).  The idle
 loop's functions are left out: their time is the CPUs' idle time.
 """
+import statistics
 import sys
 
 # fsblock's function and the buffer_head-era function it stands for in
@@ -61,7 +62,7 @@ def parse(path):
             if not w:
                 continue
             if w[0] == "FSB-TIME" and len(w) == 4:
-                times[(w[1], w[2])] = float(w[3])
+                times.setdefault((w[1], w[2]), []).append(float(w[3]))
             elif w[0] == "FSB-PROF" and len(w) == 6 and not is_idle(w[3]):
                 prof.setdefault((w[1], w[2]), {})[w[3]] = (int(w[4]), float(w[5]))
             elif w[0] == "FSB-SLAB" and len(w) == 7:
@@ -84,6 +85,12 @@ def cell(p, name):
     return [str(h), fmt_ms(us), fmt_avg(h, us)]
 
 
+def spread(values):
+    if not values:
+        return "-"
+    return "%g [%g-%g]" % (statistics.median(values), min(values), max(values))
+
+
 def table(head, rows):
     out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
     out += ["| " + " | ".join(r) + " |" for r in rows]
@@ -96,21 +103,24 @@ def main():
     st, sp, ss = parse(stock_log)
     if not fp or not sp:
         sys.exit("no profile in %s" % (fsb_log if not fp else stock_log))
-    if set(fp) != set(sp) or set(ft) != set(st):
+    if set(fp) != set(sp) or set(ft) - set(st) != {k for k in ft if k[1].endswith("-keep")}:
         sys.exit("the two boots profiled or timed different operations: %s against %s"
                  % (sorted(set(fp) | set(ft)), sorted(set(sp) | set(st))))
     out = ["# make bench-profile: %s" % title, "",
            "One boot of each kernel; fsblock = fast-prof (the series), stock = "
            "stock-fast-prof (6.12).", ""]
 
-    out += ["## fsbtree's times, without tracing (s)", ""]
+    out += ["## fsbtree's times, without tracing (s)", "",
+            "The median [min-max] of the rounds of one boot; \"-keep\": with "
+            "fsblock.keep_clean_blocks on, against stock's only figures.", ""]
     rows = []
     for key in sorted(set(ft) | set(st)):
-        a, b = st.get(key), ft.get(key)
-        ratio = "%.2f" % (b / a) if a and b else "n/a"
-        rows.append([key[0], key[1], "%g" % a if a is not None else "-",
-                     "%g" % b if b is not None else "-", ratio])
-    out += table(["fs", "op", "stock", "fsblock", "ratio"], rows) + [""]
+        # "-keep": fsblock.keep_clean_blocks on, against stock's only figures.
+        a, b = st.get((key[0], key[1].removesuffix("-keep"))), ft.get(key)
+        ratio = "%.2f" % (statistics.median(b) / statistics.median(a)) \
+            if a and b and statistics.median(a) > 0 else "n/a"
+        rows.append([key[0], key[1], spread(a), spread(b), ratio])
+    out += table(["fs", "op", "stock", "fsblock", "ratio of medians"], rows) + [""]
 
     head = ["function", "stock calls", "stock ms", "stock us/call",
             "fsblock calls", "fsblock ms", "fsblock us/call", "difference ms"]

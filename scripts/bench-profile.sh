@@ -4,10 +4,11 @@
 #
 # Builds the fast and stock-fast kernels again with ftrace's function
 # profiler (kconfig/profile.config) as fast-prof and stock-fast-prof,
-# boots each once and runs qemu-integration/bench/profile.sh: fsbtree's
-# create and unlink of BENCH_FILES (default 5000) files, timed and then
-# under the profiler, and the growth of each slab cache while BENCH_MEM_MB
-# (128) of files are dirty, after sync and after a cold read.
+# boots each once and runs qemu-integration/bench/profile.sh: the growth
+# of each slab cache while BENCH_MEM_MB (128) of files are dirty, after
+# sync and after a cold read; then fsbtree's create, syncfs and unlink of
+# BENCH_FILES (default 5000) files, timed BENCH_PROF_ROUNDS (3) times and
+# then once under the profiler.
 # scripts/bench-profile-report.py then writes $(LOGS)/bench-profile.md:
 # the functions whose time differs most between the kernels, the
 # counterparts named in it side by side, and the bytes per slab cache per
@@ -33,7 +34,7 @@ bash "$REPO/qemu-integration/mkinitramfs.sh" "$OUT/initramfs.cpio" \
 	"$REPO/qemu-integration/bench/profile.sh"
 cmdline="console=ttyS0 loglevel=5 $clock panic=-1 oops=panic rdinit=/init slab_nomerge
 brd.rd_nr=1 brd.rd_size=262144 bench_fs=$FSLIST bench_files=${BENCH_FILES:-5000}
-bench_mem_mb=${BENCH_MEM_MB:-128}"
+bench_mem_mb=${BENCH_MEM_MB:-128} prof_rounds=${BENCH_PROF_ROUNDS:-3}"
 cmdline=$(echo $cmdline)
 
 for k in fast-prof stock-fast-prof; do

@@ -2,7 +2,8 @@
 # make bench-profile, guest side: where the time and the bytes go, for
 # each filesystem configuration in bench_fs= (default minix2), on a brd
 # RAM disk.  Prints
-#   FSB-TIME <fs> <op> <seconds>          fsbtree's own clock, no tracing
+#   FSB-TIME <fs> <op> <seconds>          fsbtree's own clock, no tracing,
+#                                         prof_rounds= times (3)
 #   FSB-PROF <fs> <op> <function> <hits> <usecs>
 #                                         the function profiler (ftrace),
 #                                         every function called
@@ -14,8 +15,10 @@ DEV=/dev/ram0
 CONFIGS=$(karg bench_fs minix2 | tr , ' ')
 NFILES=$(karg bench_files 5000)
 MEM_MB=$(karg bench_mem_mb 128)
+ROUNDS=$(karg prof_rounds 3)
 FSSIZE_KB=$(( $(cat /sys/block/ram0/size) / 2 ))
 T=/sys/kernel/tracing
+KEEP=/sys/module/fsblock/parameters/keep_clean_blocks
 
 require_tsc_clock
 mount -t tracefs nodev $T || fail "cannot mount tracefs"
@@ -34,7 +37,7 @@ tree_time() {
 	tree "$1"
 	t=$(sed -n 's/.*: \([0-9.]*\) s$/\1/p' /tmp/tree.out)
 	[ -n "$t" ] || { cat /tmp/tree.out; fail "no time from fsbtree $1 on $FS"; }
-	echo "FSB-TIME $FS $1 $t"
+	echo "FSB-TIME $FS $1${2:-} $t"
 }
 
 # fsbtree OP under the function profiler; every CPU's table summed, with
@@ -95,8 +98,22 @@ for FS in $CONFIGS; do
 	# No periodic write-back while timing and profiling: what is written
 	# is what each step itself writes.
 	echo 0 > /proc/sys/vm/dirty_writeback_centisecs || fail "cannot stop the periodic write-back"
-	step "$FS: create, syncfs and unlink $NFILES files, timed"
-	for op in create sync unlink; do sync; tree_time $op; done
+	# The headers the memory step's unlink freed wait in kfree_rcu()
+	# for up to five seconds: let them go before the timed rounds.
+	sleep 6
+	step "$FS: create, syncfs and unlink $NFILES files, timed, $ROUNDS rounds"
+	for r in $(seq $ROUNDS); do
+		for op in create sync unlink; do sync; tree_time $op; done
+	done
+	# With the series, the same with fsblock.keep_clean_blocks on: a
+	# clean metadata folio then keeps its blocks after the last put.
+	if [ -w $KEEP ]; then
+		echo Y > $KEEP
+		for r in $(seq $ROUNDS); do
+			for op in create sync unlink; do sync; tree_time $op -keep; done
+		done
+		echo N > $KEEP
+	fi
 	step "$FS: create, syncfs and unlink $NFILES files, profiled"
 	for op in create sync unlink; do sync; tree_profile $op; done
 	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
