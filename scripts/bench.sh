@@ -94,19 +94,23 @@ for i in $(seq "$PAIRS"); do
 	else run_boot $B "$i"; run_boot $A "$i"; fi
 done
 
-# Code size: fsblock (one composite object, fs/fsblock/fsblock.o; the
-# files of older series) against fs/buffer.o, same configuration; minix
-# (built in, so no minix.o) as the sum of its objects.
+# Code size: fsblock against fs/buffer.o, same configuration; fsblock
+# and minix, built in (kbuild links no composite object then, only
+# built-in.a), as the sums of their objects.  fsblock must be there in the
+# kernel with the series: a table without it would compare nothing.
 sizes=$OUT/sizes.tsv
 printf 'kernel\tobject\ttext\tdata\tbss\n' > "$sizes"
 for k in $A $B; do
-	( cd "$BUILD/int-$k" && for o in fs/buffer.o fs/fsblock*.o fs/fsb_*.o fs/fsblock/fsblock.o fs/minix/minix.o; do
-		[ -f "$o" ] || continue
-		size "$o" | awk -v k="$k" -v o="$o" -v OFS='\t' 'NR == 2 { print k, o, $1, $2, $3 }'
+	( cd "$BUILD/int-$k" && size fs/buffer.o |
+		awk -v k="$k" -v OFS='\t' 'NR == 2 { print k, "fs/buffer.o", $1, $2, $3 }'
+	  for d in fs/fsblock fs/minix; do
+		ls $d/*.o > /dev/null 2>&1 || continue
+		size -t $d/*.o | awk -v k="$k" -v o="$d/*.o" -v OFS='\t' \
+			'$6 == "(TOTALS)" { print k, o, $1, $2, $3 }'
 	  done
-	  size -t fs/minix/*.o | awk -v k="$k" -v OFS='\t' '$6 == "(TOTALS)" { print k, "fs/minix/*.o", $1, $2, $3 }'
 	) >> "$sizes"
 done
+grep -q "^$A	fs/fsblock/\*.o	" "$sizes" || die "no fsblock objects in $BUILD/int-$A: the code size would leave fsblock out"
 
 commit=$(git -C "$REPO" describe --always --dirty 2>/dev/null || echo unknown)
 python3 "$REPO/scripts/bench-report.py" "$results" "$sizes" "$LOGS" \
