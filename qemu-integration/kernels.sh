@@ -96,3 +96,22 @@ guest_clock_args() {
 	[ -n "$khz" ] || die "no 'cpu MHz' in /proc/cpuinfo: the guest's TSC frequency is unknown"
 	echo "tsc_early_khz=$khz tsc=reliable"
 }
+
+# make bench and make bench-profile: boot kernel $1 with initramfs $2 and
+# command line $3 (fsbkernel= added), console to $4, QEMU's own output to
+# $5, for at most $TIMEOUT seconds; $6 names the boot in the progress
+# lines.  Stops unless the guest's scenario $7 passed and the console
+# is free of kernel splats.
+boot_bench_guest() {
+	local k=$1 initrd=$2 cmd=$3 log=$4 qout=$5 label=$6 scen=$7 rc=0
+	qemu_cmd "$BUILD/int-$k/arch/x86/boot/bzImage" "$initrd" "$log" 2048 "$cmd fsbkernel=$k"
+	: > "$log"
+	heartbeat_start "echo \"$label: \$(tr -d '\r' < $log | grep -a '^FSB-STEP' | tail -1 | cut -c11-)\""
+	timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$qout" 2>&1 9>&- || rc=$?
+	heartbeat_stop
+	if ! grep -aq "^FSB-RESULT $scen PASS" "$log"; then
+		tr -d '\r' < "$log" | grep -av '^FSB-\(BENCH\|PROF\|SLAB\)' | tail -25 >&2 || true
+		die "$label: the workloads did not finish (QEMU exit $rc); console: $log"
+	fi
+	scan_log "$log" || die "$label: kernel splat in $log"
+}

@@ -38,19 +38,8 @@ bench_mem_mb=${BENCH_MEM_MB:-128} prof_rounds=${BENCH_PROF_ROUNDS:-3}"
 cmdline=$(echo $cmdline)
 
 for k in fast-prof stock-fast-prof; do
-	log=$OUT/boot-$k.log s=$(date +%s) rc=0
-	qemu_cmd "$BUILD/int-$k/arch/x86/boot/bzImage" "$OUT/initramfs.cpio" "$log" 2048 \
-		"$cmdline fsbkernel=$k"
-	: > "$log"
-	heartbeat_start "echo \"$k: \$(tr -d '\r' < $log | grep -a '^FSB-STEP' | tail -1 | cut -c11-)\""
-	timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$OUT/qemu-$k.out" 2>&1 9>&- ||
-		rc=$?
-	heartbeat_stop
-	if ! grep -aq '^FSB-RESULT profile PASS' "$log"; then
-		tr -d '\r' < "$log" | grep -av '^FSB-PROF' | tail -25 >&2 || true
-		die "$k: the profile did not finish (QEMU exit $rc); console: $log"
-	fi
-	scan_log "$log" || die "$k: kernel splat in $log"
+	log=$OUT/boot-$k.log s=$(date +%s)
+	boot_bench_guest "$k" "$OUT/initramfs.cpio" "$cmdline" "$log" "$OUT/qemu-$k.out" "$k" profile
 	say "$k: $(grep -ac '^FSB-PROF' "$log") functions, $(grep -ac '^FSB-SLAB' "$log") slab figures in $(( $(date +%s) - s ))s"
 done
 

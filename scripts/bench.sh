@@ -63,27 +63,14 @@ bench_files=${BENCH_FILES:-10000} bench_mem_mb=${BENCH_MEM_MB:-128}
 bench_mem_fs=${MEMFS:-none}"
 cmdline=$(echo $cmdline)
 
-# The step a guest's console $1 last announced.
-last_step() { tr -d '\r' < "$1" | grep -a '^FSB-STEP' | tail -1 | cut -c11-; }
-
 # Boot kernel $1 for pair $2 and wait; its figures go to results.tsv.
 results=$OUT/results.tsv
 printf 'pair\tkernel\tfs\tmetric\tvalue\tunit\n' > "$results"
 run_boot() {
-	local k=$1 i=$2 log=$OUT/boot-$2-$1.log s rc=0
+	local k=$1 i=$2 log=$OUT/boot-$2-$1.log s
 	s=$(date +%s)
-	qemu_cmd "$BUILD/int-$k/arch/x86/boot/bzImage" "$OUT/initramfs.cpio" "$log" 2048 \
-		"$cmdline fsbkernel=$k"
-	: > "$log"
-	heartbeat_start "echo \"pair $i, $k: \$(last_step $log)\""
-	timeout --foreground -k 10 "$TIMEOUT" "${QEMU[@]}" </dev/null >"$OUT/qemu-$i-$k.out" 2>&1 9>&- ||
-		rc=$?
-	heartbeat_stop
-	if ! grep -aq '^FSB-RESULT bench PASS' "$log"; then
-		tr -d '\r' < "$log" | grep -av '^FSB-BENCH' | tail -25 >&2 || true
-		die "pair $i, $k: the workloads did not finish (QEMU exit $rc); console: $log"
-	fi
-	scan_log "$log" || die "pair $i, $k: kernel splat in $log"
+	boot_bench_guest "$k" "$OUT/initramfs.cpio" "$cmdline" "$log" "$OUT/qemu-$i-$k.out" \
+		"pair $i, $k" bench
 	tr -d '\r' < "$log" | awk -v i="$i" -v k="$k" -v OFS='\t' \
 		'$1 == "FSB-BENCH" { print i, k, $2, $3, $4, $5 }' >> "$results"
 	say "pair $i, $k: $(grep -ac '^FSB-BENCH' "$log") figures in $(( $(date +%s) - s ))s"
