@@ -19,9 +19,13 @@ tgit format-patch -q "${FORMAT_PATCH_OPTS[@]}" -o "$tmp" base..HEAD >/dev/null
 # The series, grouped by subsystem prefix of the subject.
 # A filesystem's patches before the first fsblock patch are its fixes on
 # buffer_heads, which do not need fsblock ($2: whether one came yet).
+# fsblock patches after the documentation extend the core for ext2, which
+# no filesystem of the series uses yet ($3: whether the documentation came).
 group_of() {
 	case "$1" in
 	fsblock:*fsb_extentmap*) echo "fsblock: the extent map, for ext2 (no user in this series)" ;;
+	fsblock:*) if [ "$3" = yes ]; then echo "fsblock: what ext2 needs of the metadata cache (no user in this series yet)"
+		   else echo "fsblock core"; fi ;;
 	mm:*|mm/*)		echo "mm: a fix the series needs, which can go in alone" ;;
 	fsblock:*|fs:*|block:*)	echo "fsblock core" ;;
 	minix:*|ext2:*)
@@ -34,12 +38,13 @@ group_of() {
 {
 	echo "# fsblock for Linux 6.12 (Debian $SRCPKG $(pkg_version))."
 	echo "# Apply in this order: quilt push -a, or git am in a git tree."
-	last= seen=no
+	last= seen=no docs=no
 	for f in "$tmp"/*.patch; do
 		[ -e "$f" ] || continue
 		subj=$(sed -n 's/^Subject: \(\[PATCH\] \)\?//p' "$f" | head -1)
 		case "$subj" in fsblock:*) seen=yes ;; esac
-		g=$(group_of "$subj" "$seen")
+		g=$(group_of "$subj" "$seen" "$docs")
+		case "$subj" in docs:*|Documentation:*) docs=yes ;; esac
 		if [ "$g" != "$last" ]; then
 			echo; echo "# $g"; last=$g
 		fi
