@@ -3,14 +3,19 @@
  * fsbx: a data-integrity exerciser for one file.
  *
  * From a seed, it runs random writes, reads, truncates, mmap reads, mmap
- * writes and fsyncs on one file, keeps what the file must contain in
+ * writes and fsyncs on one file (and with -D, direct writes and reads:
+ * O_DIRECT, page-aligned, through a second descriptor), keeps what the file must contain in
  * memory, and checks every byte it reads against that.  On a mismatch it
  * prints the first differing bytes and the last operations, and exits 1.
  * -m writes the model to a file at the end, so that the caller can compare
  * the file with it after an unmount, fsck and remount.
  *
  *   fsbx [-s seed] [-n ops] [-S max_size] [-L max_len] [-m model_out]
- *        [-F op] file
+ *        [-F op] [-D] file
+ *
+ * Without -D a seed runs the same operations as before -D existed: the
+ * direct ones take a quarter of the writes and reads, chosen by a random
+ * draw that only -D makes.
  *
  * -F flips a byte of the model at that operation and checks the whole file,
  * for the harness's self-test: the run must then fail.
@@ -28,10 +33,15 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-enum { OP_WRITE, OP_READ, OP_TRUNC, OP_MREAD, OP_MWRITE, OP_FSYNC, OP_NR };
+enum { OP_WRITE, OP_READ, OP_TRUNC, OP_MREAD, OP_MWRITE, OP_FSYNC, OP_DWRITE,
+       OP_DREAD, OP_NR };
 static const char *const op_names[OP_NR] = {
 	"write", "read", "truncate", "mmap-read", "mmap-write", "fsync",
+	"dio-write", "dio-read",
 };
+
+/* Offsets and lengths of direct I/O: a page, whatever the block size. */
+#define DIO_ALIGN 4096
 
 #define LOG_SIZE 32
 
@@ -44,11 +54,11 @@ struct logent {
 static struct logent oplog[LOG_SIZE];
 static uint64_t nops;
 static uint64_t counts[OP_NR];
-static uint8_t *model, *buf;
+static uint8_t *model, *buf, *dbuf;
 static uint64_t size, max_size, max_len;
 static uint64_t rng;
 static const char *path;
-static int fd;
+static int fd, dfd = -1;
 static long pagesz;
 
 static uint64_t rnd(void)
@@ -215,6 +225,56 @@ static void do_mmap(int write)
 		check(buf, off, len, "mmap read");
 }
 
+/* A page-aligned range of whole pages below @limit; len 0 if none fits. */
+static void pick_aligned(uint64_t *off, uint64_t *len, uint64_t limit)
+{
+	uint64_t pages = limit / DIO_ALIGN, max = max_len / DIO_ALIGN;
+
+	*off = rnd_below(pages) * DIO_ALIGN;
+	*len = (1 + rnd_below(max ? max : 1)) * DIO_ALIGN;
+	if (*off + *len > pages * DIO_ALIGN)
+		*len = pages * DIO_ALIGN - *off;
+}
+
+static void do_dwrite(void)
+{
+	uint64_t off, len;
+	ssize_t r;
+
+	pick_aligned(&off, &len, max_size);
+	if (!len)
+		return;
+	fill(dbuf, off, len);
+	oplog[nops % LOG_SIZE] = (struct logent){ nops, OP_DWRITE, off, len, size };
+	r = pwrite(dfd, dbuf, len, off);
+	if (r != (ssize_t)len)
+		die("O_DIRECT pwrite(%" PRIu64 ", %" PRIu64 ") = %zd: %s", off, len,
+		    r, r < 0 ? strerror(errno) : "short");
+	if (off > size)
+		memset(model + size, 0, off - size);
+	memcpy(model + off, dbuf, len);
+	if (off + len > size)
+		size = off + len;
+	oplog[nops % LOG_SIZE].size_after = size;
+}
+
+static void do_dread(void)
+{
+	uint64_t off, len, want;
+	ssize_t r;
+
+	pick_aligned(&off, &len, size + DIO_ALIGN - 1);
+	if (!len || off >= size)
+		return;
+	oplog[nops % LOG_SIZE] = (struct logent){ nops, OP_DREAD, off, len, size };
+	want = len < size - off ? len : size - off;
+	r = pread(dfd, dbuf, len, off);
+	if (r != (ssize_t)want)
+		die("O_DIRECT pread(%" PRIu64 ", %" PRIu64 ") = %zd, size %" PRIu64
+		    ": %s", off, len, r, size, r < 0 ? strerror(errno) : "wrong length");
+	check(dbuf, off, r, "direct read");
+}
+
 static void verify_all(const char *how)
 {
 	struct stat st;
@@ -241,11 +301,11 @@ int main(int argc, char **argv)
 	uint64_t seed = 1, n = 10000, i;
 	const char *model_out = NULL;
 	uint64_t fault = 0;
-	int c;
+	int c, direct = 0;
 
 	max_size = 1 << 20;
 	max_len = 64 << 10;
-	while ((c = getopt(argc, argv, "s:n:S:L:m:F:")) != -1) {
+	while ((c = getopt(argc, argv, "s:n:S:L:m:F:D")) != -1) {
 		switch (c) {
 		case 's': seed = strtoull(optarg, NULL, 0); break;
 		case 'n': n = strtoull(optarg, NULL, 0); break;
@@ -253,8 +313,9 @@ int main(int argc, char **argv)
 		case 'L': max_len = strtoull(optarg, NULL, 0); break;
 		case 'm': model_out = optarg; break;
 		case 'F': fault = strtoull(optarg, NULL, 0); break;
+		case 'D': direct = 1; break;
 		default:
-			fprintf(stderr, "usage: fsbx [-s seed] [-n ops] [-S max_size] [-L max_len] [-m model_out] [-F op] file\n");
+			fprintf(stderr, "usage: fsbx [-s seed] [-n ops] [-S max_size] [-L max_len] [-m model_out] [-F op] [-D] file\n");
 			return 2;
 		}
 	}
@@ -274,6 +335,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "fsbx: %s: %s\n", path, strerror(errno));
 		return 2;
 	}
+	if (direct) {
+		if (posix_memalign((void **)&dbuf, DIO_ALIGN,
+				   (max_len + DIO_ALIGN) & ~(uint64_t)(DIO_ALIGN - 1)))
+			return 2;
+		dfd = open(path, O_RDWR | O_DIRECT);
+		if (dfd < 0) {
+			fprintf(stderr, "fsbx: %s with O_DIRECT: %s\n", path, strerror(errno));
+			return 2;
+		}
+	}
 	for (i = 0; i < n; i++) {
 		unsigned int r = rnd_below(100);
 
@@ -282,8 +353,12 @@ int main(int argc, char **argv)
 			model[rnd_below(size)] ^= 0x40;
 			verify_all("check after the injected fault");
 		}
-		if (r < 32)
+		if (r < 32 && direct && rnd_below(4) == 0)
+			do_dwrite(), counts[OP_DWRITE]++;
+		else if (r < 32)
 			do_write(), counts[OP_WRITE]++;
+		else if (r < 58 && direct && rnd_below(4) == 0)
+			do_dread(), counts[OP_DREAD]++;
 		else if (r < 58)
 			do_read(), counts[OP_READ]++;
 		else if (r < 65)
@@ -307,6 +382,8 @@ int main(int argc, char **argv)
 	if (fsync(fd))
 		die("final fsync: %s", strerror(errno));
 	verify_all("final check");
+	if (dfd >= 0)
+		close(dfd);
 	close(fd);
 	if (model_out) {
 		int m = open(model_out, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -318,8 +395,10 @@ int main(int argc, char **argv)
 	}
 	printf("fsbx: seed %" PRIu64 ": %" PRIu64 " ops, 0 mismatches (writes %" PRIu64
 	       ", reads %" PRIu64 ", truncates %" PRIu64 ", mmap reads %" PRIu64
-	       ", mmap writes %" PRIu64 ", fsyncs %" PRIu64 "), final size %" PRIu64 "\n",
+	       ", mmap writes %" PRIu64 ", fsyncs %" PRIu64 ", direct writes %" PRIu64
+	       ", direct reads %" PRIu64 "), final size %" PRIu64 "\n",
 	       seed, n, counts[OP_WRITE], counts[OP_READ], counts[OP_TRUNC],
-	       counts[OP_MREAD], counts[OP_MWRITE], counts[OP_FSYNC], size);
+	       counts[OP_MREAD], counts[OP_MWRITE], counts[OP_FSYNC],
+	       counts[OP_DWRITE], counts[OP_DREAD], size);
 	return 0;
 }
