@@ -2,7 +2,8 @@
 # Guest-side library of the integration scenarios (busybox sh).
 #
 # A scenario sets FS (minix1, minix2, minix3, or ext2-Nk for ext2 with
-# N KiB blocks) and DEV and calls fs_workload or fs_exercise; the plain
+# N KiB blocks; MKE2FS_OPTS adds options to mke2fs) and DEV and calls
+# fs_workload or fs_exercise; the plain
 # ones are generated from qemu-integration/scenarios/table.  Every operation is applied both to the filesystem
 # under test and to a model tree on tmpfs; "verify" compares the two
 # (names, types, sizes, link counts, checksums, symlink targets).
@@ -50,7 +51,7 @@ fs_mkfs() {
 	minix2)  $MKFS_MINIX -2 "$DEV" "$FSSIZE_KB" ;;
 	minix3)  $MKFS_MINIX -3 "$DEV" "$FSSIZE_KB" ;;
 	ext2-*k) k=${FS#ext2-}; k=${k%k}
-		 $MKE2FS -q -F -t ext2 -b $((k * 1024)) "$DEV" $((FSSIZE_KB / k)) ;;
+		 $MKE2FS -q -F -t ext2 ${MKE2FS_OPTS:-} -b $((k * 1024)) "$DEV" $((FSSIZE_KB / k)) ;;
 	*) fail "unknown FS '$FS'" ;;
 	esac >/tmp/mkfs.out 2>&1 || { cat /tmp/mkfs.out; fail "mkfs $FS on $DEV"; }
 }

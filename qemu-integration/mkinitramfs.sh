@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # mkinitramfs.sh OUT SCENARIO...: the guest's root filesystem, from Debian's
 # packages: busybox-static, mkfs.minix/fsck.minix (util-linux), mke2fs/
-# e2fsck (e2fsprogs) with the shared libraries they need; our tools
+# e2fsck/debugfs (e2fsprogs), setpriv (util-linux), the attr, acl and quota
+# tools, with the shared libraries they need; our tools
 # (qemu-integration/fsbx/*.c), our init, the scenario library and the
 # named scenarios.
 . "$(dirname "$0")/../scripts/common.sh"
@@ -10,6 +11,8 @@
 out=$1; shift
 root=$(mktemp -d)
 trap 'rm -rf "$root"' EXIT
+# mktemp's 0700 would be the guest's /: the scenarios run tools as other users.
+chmod 755 "$root"
 mkdir -p "$root"/{bin,sbin,dev,proc,sys,tmp,mnt,etc,fsb,scenarios}
 
 cp /bin/busybox "$root/bin/busybox"
@@ -31,6 +34,14 @@ for b in mkfs.minix fsck.minix mke2fs e2fsck; do add_bin "$b"; done
 # util-linux's mount(8), for the scenarios that need the kernel's reasons
 # for refusing a mount: busybox mounts with MS_SILENT, which mutes them.
 add_bin mount mount.util-linux
+# The ext2-xattr-acl and ext2-quota scenarios: Debian's attr, acl and quota
+# tools, debugfs to read the image, setpriv to run as another user.
+for b in debugfs setpriv setfattr getfattr setfacl getfacl quotacheck quotaon \
+	 quotaoff setquota repquota quota; do
+	add_bin "$b"
+done
+# The quota tools find the mounted filesystems in /etc/mtab.
+ln -s /proc/mounts "$root/etc/mtab"
 [ -e "$root/lib64" ] || ln -s lib "$root/lib64" 2>/dev/null || true
 # mke2fs looks for its configuration; an empty one gives the defaults.
 : > "$root/etc/mke2fs.conf"

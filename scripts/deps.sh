@@ -8,7 +8,7 @@ PKGS=(linux-source-6.12 gcc make flex bison bc libelf-dev libssl-dev
       cpio xz-utils ccache qemu-system-x86 python3 perl git rsync kmod
       busybox-static util-linux util-linux-extra mount e2fsprogs file libc6-dev
       python3-ply python3-git dbench fio gnuplot-nox universal-ctags
-      python3-sphinx)
+      python3-sphinx attr acl quota)
 
 missing=()
 for p in "${PKGS[@]}"; do
