@@ -242,8 +242,11 @@ fsx_pair() {
 		(while :; do echo 3 > /proc/sys/vm/drop_caches; sleep 0.2; done) &
 		dropper=$!
 	fi
+	# ext2 has direct I/O (iomap): mix O_DIRECT writes and reads in.
+	direct=
+	case $FS in ext2*) direct=-D ;; esac
 	for s in $s1 $s2; do
-		/bin/fsbx -s $s -n "$FSX_OPS" -S 1048576 -L 16384 -m /tmp/fsbx.$s.model \
+		/bin/fsbx -s $s -n "$FSX_OPS" -S 1048576 -L 16384 $direct -m /tmp/fsbx.$s.model \
 			$MNT/fsbx.$s > /tmp/fsbx.$s.out 2>&1 &
 		eval pid$s=\$!
 	done
