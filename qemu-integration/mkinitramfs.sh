@@ -36,7 +36,7 @@ for b in mkfs.minix fsck.minix mke2fs e2fsck; do add_bin "$b"; done
 add_bin mount mount.util-linux
 # The ext2-xattr-acl and ext2-quota scenarios: Debian's attr, acl and quota
 # tools, debugfs to read the image, setpriv to run as another user.
-for b in debugfs setpriv setfattr getfattr setfacl getfacl quotacheck quotaon \
+for b in debugfs dumpe2fs setpriv setfattr getfattr setfacl getfacl quotacheck quotaon \
 	 quotaoff setquota repquota quota; do
 	add_bin "$b"
 done
@@ -49,7 +49,7 @@ ln -s /proc/mounts "$root/etc/mtab"
 
 # Our data-integrity exerciser, image damager and directory lister, static
 # like busybox.
-for t in fsbx mximg fsbls fsbsync fsbtree; do
+for t in fsbx mximg fsbflip fsbls fsbsync fsbtree; do
 	gcc -static -O2 -Wall -Wextra -Werror -o "$root/bin/$t" \
 		"$REPO/qemu-integration/fsbx/$t.c" || die "cannot build $t (needs gcc, libc6-dev)"
 done

@@ -37,7 +37,7 @@ SCHED=${SCHED:-eager}
 SCENARIO_DIR=${SCENARIO_DIR:-$REPO/qemu-integration/scenarios}
 case $TIER in
 test)	SCENARIOS=${SCENARIOS:-*}; TIMEOUT=${INTEGRATION_TIMEOUT:-3600} ;;
-soak)	SCENARIOS=${SCENARIOS:-*-fsbx minix-byteflip}; TIMEOUT=${INTEGRATION_TIMEOUT:-28800} ;;
+soak)	SCENARIOS=${SCENARIOS:-*-fsbx *-byteflip}; TIMEOUT=${INTEGRATION_TIMEOUT:-28800} ;;
 *)	die "TIER=$TIER: test or soak" ;;
 esac
 case $SCHED in eager|after|serial) ;; *) die "SCHED=$SCHED: eager, after or serial" ;; esac
