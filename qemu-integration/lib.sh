@@ -31,9 +31,13 @@ MKFS_MINIX=/sbin/mkfs.minix
 FSCK_MINIX=/sbin/fsck.minix
 MKE2FS=/sbin/mke2fs
 E2FSCK=/sbin/e2fsck
-for t in $MKFS_MINIX $FSCK_MINIX $MKE2FS $E2FSCK; do
-	[ -x $t ] && [ ! -L $t ] || { echo "FSB-CHECK-FAILED: $t missing or a link"; exit 1; }
-done
+# need_tools PATH...: each must be a real program, not a busybox link.
+need_tools() {
+	for t in "$@"; do
+		[ -x $t ] && [ ! -L $t ] || fail "$t missing or a link"
+	done
+}
+need_tools $MKFS_MINIX $FSCK_MINIX $MKE2FS $E2FSCK
 step() { echo "FSB-STEP: $* (at $(cut -d. -f1 /proc/uptime)s)"; }
 
 fs_type() { case $FS in minix*) echo minix ;; ext2*) echo ext2 ;; esac; }
@@ -287,6 +291,27 @@ fs_exercise() {
 	fs_umount
 	fs_fsck
 	echo "scenario $FS on $DEV: all checks passed ($((4 * FSX_OPS)) fsbx operations, 0 mismatches)"
+}
+
+# The byte-flip scenarios' tree under $MNT: directories with 80 entries,
+# files with direct, indirect and double-indirect blocks, a short and a
+# long symlink, a hard link.
+populate_flip_tree() {
+	cd $MNT || fail "cd $MNT"
+	mkdir -p a/b/c d e || fail "mkdir"
+	i=0
+	while [ $i -lt 80 ]; do
+		echo "entry $i" > d/n$i || fail "d/n$i"
+		i=$((i + 1))
+	done
+	head -c 700 /dev/urandom > a/small
+	head -c 6000 /dev/urandom > a/b/direct
+	head -c 300000 /dev/urandom > a/b/c/indirect
+	head -c 700000 /dev/urandom > e/double
+	ln -s a/b/c/indirect short-link
+	ln -s "$(printf '%0200d' 7)" long-link
+	ln a/small e/hard
+	cd /
 }
 
 # Read every name, inode, byte and link target under $MNT.  Errors are

@@ -130,6 +130,16 @@ static void fill(uint8_t *p, uint64_t off, uint64_t len)
 		p[i] = (uint8_t)((off + i) * 131 + (tag >> ((i & 7) * 8)) + 1);
 }
 
+/* The file now has @len bytes of @src at @off: update the model. */
+static void model_write(const uint8_t *src, uint64_t off, uint64_t len)
+{
+	if (off > size)
+		memset(model + size, 0, off - size);
+	memcpy(model + off, src, len);
+	if (off + len > size)
+		size = off + len;
+}
+
 static void pick(uint64_t *off, uint64_t *len, uint64_t limit)
 {
 	*off = rnd_below(limit);
@@ -156,11 +166,7 @@ static void do_write(void)
 	if (r != (ssize_t)len)
 		die("pwrite(%" PRIu64 ", %" PRIu64 ") = %zd: %s", off, len, r,
 		    r < 0 ? strerror(errno) : "short");
-	if (off > size)
-		memset(model + size, 0, off - size);
-	memcpy(model + off, buf, len);
-	if (off + len > size)
-		size = off + len;
+	model_write(buf, off, len);
 	oplog[nops % LOG_SIZE] = (struct logent){ nops, OP_WRITE, off, len, size };
 }
 
@@ -250,11 +256,7 @@ static void do_dwrite(void)
 	if (r != (ssize_t)len)
 		die("O_DIRECT pwrite(%" PRIu64 ", %" PRIu64 ") = %zd: %s", off, len,
 		    r, r < 0 ? strerror(errno) : "short");
-	if (off > size)
-		memset(model + size, 0, off - size);
-	memcpy(model + off, dbuf, len);
-	if (off + len > size)
-		size = off + len;
+	model_write(dbuf, off, len);
 	oplog[nops % LOG_SIZE].size_after = size;
 }
 

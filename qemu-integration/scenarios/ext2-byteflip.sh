@@ -21,29 +21,7 @@ FLIPS=${FLIP_BYTES:-6}
 DUMPE2FS=/sbin/dumpe2fs
 DEBUGFS=/sbin/debugfs
 SETFATTR=/sbin/setfattr
-for t in $DUMPE2FS $DEBUGFS $SETFATTR; do
-	[ -x $t ] && [ ! -L $t ] || fail "$t missing or a link"
-done
-
-populate() {
-	cd $MNT || fail "cd $MNT"
-	mkdir -p a/b/c d e || fail "mkdir"
-	i=0
-	while [ $i -lt 80 ]; do
-		echo "entry $i" > d/n$i || fail "d/n$i"
-		i=$((i + 1))
-	done
-	head -c 700 /dev/urandom > a/small
-	head -c 6000 /dev/urandom > a/b/direct
-	head -c 300000 /dev/urandom > a/b/c/indirect
-	head -c 700000 /dev/urandom > e/double
-	ln -s a/b/c/indirect short-link
-	ln -s "$(printf '%0200d' 7)" long-link
-	ln a/small e/hard
-	$SETFATTR -n user.flip -v "$(printf '%0300d' 3)" a/small || fail "setfattr"
-	sync
-	cd /
-}
+need_tools $DUMPE2FS $DEBUGFS $SETFATTR
 
 # The metadata of the unmounted $DEV as fsbflip ranges, OFF:LEN.
 meta_ranges() {
@@ -73,7 +51,9 @@ for FS in ext2-1k ext2-4k; do
 	fs_mkfs
 	fs_mount
 	bs=$(stat -f -c %S $MNT)
-	populate
+	populate_flip_tree
+	$SETFATTR -n user.flip -v "$(printf '%0300d' 3)" $MNT/a/small || fail "setfattr"
+	sync
 	(cd $MNT && find . -type d | sed 's/^\.//; s/^$/\//') > /tmp/dirs
 	fs_umount
 	fs_fsck

@@ -40,9 +40,7 @@ REPQUOTA=/sbin/repquota
 QUOTA=/sbin/quota
 SETPRIV=/sbin/setpriv
 DEBUGFS=/sbin/debugfs
-for t in $QUOTACHECK $QUOTAON $QUOTAOFF $SETQUOTA $REPQUOTA $QUOTA $SETPRIV $DEBUGFS; do
-	[ -x $t ] && [ ! -L $t ] || fail "$t missing or a link"
-done
+need_tools $QUOTACHECK $QUOTAON $QUOTAOFF $SETQUOTA $REPQUOTA $QUOTA $SETPRIV $DEBUGFS
 ID=1000
 BHARD=400	# KiB
 IHARD=30

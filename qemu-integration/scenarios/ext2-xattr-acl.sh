@@ -36,9 +36,7 @@ SETFACL=/sbin/setfacl
 GETFACL=/sbin/getfacl
 DEBUGFS=/sbin/debugfs
 SETPRIV=/sbin/setpriv
-for t in $SETFATTR $GETFATTR $SETFACL $GETFACL $DEBUGFS $SETPRIV; do
-	[ -x $t ] && [ ! -L $t ] || fail "$t missing or a link"
-done
+need_tools $SETFATTR $GETFATTR $SETFACL $GETFACL $DEBUGFS $SETPRIV
 export DEBUGFS_PAGER=__none__
 NSHARE=50
 

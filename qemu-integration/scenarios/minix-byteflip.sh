@@ -13,31 +13,13 @@ FSSIZE_KB=2048
 RUNS=$(karg flip_runs 10)
 FLIPS=${FLIP_BYTES:-6}
 
-populate() {
-	cd $MNT || fail "cd $MNT"
-	mkdir -p a/b/c d e || fail "mkdir"
-	i=0
-	while [ $i -lt 80 ]; do
-		echo "entry $i" > d/n$i || fail "d/n$i"
-		i=$((i + 1))
-	done
-	head -c 700 /dev/urandom > a/small
-	head -c 6000 /dev/urandom > a/b/direct
-	head -c 300000 /dev/urandom > a/b/c/indirect
-	head -c 700000 /dev/urandom > e/double
-	ln -s a/b/c/indirect short-link
-	ln -s "$(printf '%0200d' 7)" long-link
-	ln a/small e/hard
-	sync
-	cd /
-}
-
 nmount=0 nrefused=0
 for FS in minix1 minix2 minix3; do
 	step "$FS: $RUNS images with $FLIPS flipped metadata bytes each"
 	fs_mkfs
 	fs_mount
-	populate
+	populate_flip_tree
+	sync
 	fs_umount
 	fs_fsck
 	dd if=$DEV of=/tmp/pristine.img bs=1024 count=$FSSIZE_KB 2>/dev/null || fail "saving the image"
