@@ -19,12 +19,12 @@ tgit format-patch -q "${FORMAT_PATCH_OPTS[@]}" -o "$tmp" base..HEAD >/dev/null
 # The series, grouped by subsystem prefix of the subject.
 # A filesystem's patches before the first fsblock patch are its fixes on
 # buffer_heads, which do not need fsblock ($2: whether one came yet).
-# fsblock patches after the documentation extend the core for ext2, which
-# no filesystem of the series uses yet ($3: whether the documentation came).
+# fsblock patches after the documentation extend the core for ext2, whose
+# conversion follows them ($3: whether the documentation came).
 group_of() {
 	case "$1" in
 	fsblock:*fsb_extentmap*) echo "fsblock: the extent map, for ext2 (no user in this series)" ;;
-	fsblock:*) if [ "$3" = yes ]; then echo "fsblock: what ext2 needs of the metadata cache (no user in this series yet)"
+	fsblock:*) if [ "$3" = yes ]; then echo "fsblock: what ext2 needs of the metadata cache"
 		   else echo "fsblock core"; fi ;;
 	mm:*|mm/*)		echo "mm: a fix the series needs, which can go in alone" ;;
 	fsblock:*|fs:*|block:*)	echo "fsblock core" ;;
