@@ -34,10 +34,11 @@ for b in mkfs.minix fsck.minix mke2fs e2fsck; do add_bin "$b"; done
 # util-linux's mount(8), for the scenarios that need the kernel's reasons
 # for refusing a mount: busybox mounts with MS_SILENT, which mutes them.
 add_bin mount mount.util-linux
-# The ext2-xattr-acl and ext2-quota scenarios: Debian's attr, acl and quota
-# tools, debugfs to read the image, setpriv to run as another user.
-for b in debugfs dumpe2fs setpriv setfattr getfattr setfacl getfacl quotacheck quotaon \
-	 quotaoff setquota repquota quota; do
+# The ext2-xattr-acl, ext2-quota and ext2-tune2fs scenarios: Debian's attr,
+# acl and quota tools, debugfs to read the image, setpriv to run as another
+# user, tune2fs to write a mounted filesystem's superblock.
+for b in debugfs dumpe2fs tune2fs setpriv setfattr getfattr setfacl getfacl quotacheck \
+	 quotaon quotaoff setquota repquota quota; do
 	add_bin "$b"
 done
 # The quota tools find the mounted filesystems in /etc/mtab.

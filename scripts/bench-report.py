@@ -17,8 +17,8 @@ time), and the column says n/a with fewer.  A ratio of figures that are
 not positive (a step quicker than the clock, a memory difference lost in
 the noise) is n/a.  "-keep" figures are the block-state memory with
 fsblock.keep_clean_blocks on; stock has no such switch, so they are
-compared with stock's only figures.  ext2 is on buffer_heads in both
-kernels: its rows are the control, whose ratios show the machine's noise.
+compared with stock's only figures.  minix and ext2 are on fsblock in the
+kernel with the series and on buffer_heads in stock.
 """
 import csv
 import os
@@ -53,9 +53,6 @@ def main():
         units[key] = r["unit"]
     pairs = len({r["pair"] for r in rows})
 
-    def label(fs):
-        return f"{fs} (control)" if fs.startswith("ext2") else fs
-
     table, plot, alone = [], [], []
     for fs, metric in order:
         fsb_p = figures[(fs, metric)].get(FSB)
@@ -86,7 +83,7 @@ def main():
             rel, lo, hi = ratio, min(in_pair), max(in_pair)
         else:
             rel, lo, hi = 1 / ratio, 1 / max(in_pair), 1 / min(in_pair)
-        plot.append((f"{label(fs)} {metric}", rel, lo, hi))
+        plot.append((f"{fs} {metric}", rel, lo, hi))
 
     def num(x):
         return f"{x:.0f}" if abs(x) >= 1000 else f"{x:.3g}"
@@ -98,14 +95,14 @@ def main():
              f"{pairs} pairs of boots. Per kernel: median [min–max] over its boots; ratio = "
              "fsblock / stock of the medians; in pairs = the ratios within each pair, median "
              f"[min–max]; \"beyond\" = the two kernels' ranges do not overlap (needs {MIN_BOOTS} "
-             "boots of each). ext2 is on buffer_heads in both kernels: the control.", "",
+             "boots of each). minix and ext2 are on fsblock with the series, on buffer_heads in stock.", "",
              "| fs | metric | unit | better | stock | fsblock | ratio | in pairs | beyond the spread |",
              "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"]
     for fs, metric, unit, stock, fsb, ratio, in_pair, beyond, higher in table:
         r = f"{ratio:.2f}" if ratio is not None else "n/a"
         ip = (f"{statistics.median(in_pair):.2f} [{min(in_pair):.2f}–{max(in_pair):.2f}]"
               if in_pair else "n/a")
-        lines.append(f"| {label(fs)} | {metric} | {unit} | {'higher' if higher else 'lower'} | "
+        lines.append(f"| {fs} | {metric} | {unit} | {'higher' if higher else 'lower'} | "
                      f"{rng(stock)} | {rng(fsb)} | {r} | {ip} | {beyond} |")
     if alone:
         lines += ["", "Measured on one kernel only: " +
