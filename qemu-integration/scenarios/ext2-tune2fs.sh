@@ -31,8 +31,7 @@ need_tools $TUNE2FS $DUMPE2FS $DEBUGFS
 # The label on the device, not in any cache: the block device's page
 # cache, which tune2fs wrote through, is dropped first.
 disk_label() {
-	sync
-	echo 3 > /proc/sys/vm/drop_caches
+	drop_caches
 	$DUMPE2FS -h "$DEV" 2>/dev/null | sed -n 's/^Filesystem volume name: *//p'
 }
 
