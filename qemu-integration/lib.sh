@@ -77,6 +77,21 @@ fs_umount() {
 	umount $MNT || fail "umount $MNT"
 }
 
+# eio_once CALL FD: fsbsync's CALL (fsync, fdatasync or syncfs) on the
+# shell's descriptor FD fails with EIO the first time and succeeds the
+# second: a write error reaches each open file once.
+eio_once() {
+	if /bin/fsbsync $1 $2 > /tmp/eio.out; then
+		fail "$FS: $1 on fd $2 after a failed write succeeded"
+	fi
+	grep -qi 'input/output error' /tmp/eio.out ||
+		{ cat /tmp/eio.out; fail "$FS: $1 on fd $2 failed, but not with EIO"; }
+	echo "$FS: first $(cat /tmp/eio.out)"
+	/bin/fsbsync $1 $2 > /tmp/eio.out ||
+		{ cat /tmp/eio.out; fail "$FS: the second $1 on fd $2 failed too: the error was reported twice"; }
+	echo "$FS: second $(cat /tmp/eio.out)"
+}
+
 drop_caches() {
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
