@@ -77,6 +77,41 @@ fs_umount() {
 	umount $MNT || fail "umount $MNT"
 }
 
+# The write-error scenarios (minix-meta-eio, ext2-eio), on the 4 MiB
+# virtio disk with the block layer's fault injection.  eio_setup: FAIL,
+# or a skip on a kernel without fault injection; periodic writeback off,
+# so that only the calls the scenario makes write (eio_restore puts it
+# back for the next scenario).
+eio_setup() {
+	FAIL=/sys/block/${DEV#/dev/}/make-it-fail
+	if [ ! -e $FAIL ]; then
+		[ "$FSB_KERNEL" = fast ] || fail "$FAIL missing: the kernel has no CONFIG_FAIL_MAKE_REQUEST"
+		echo "SKIP: the $FSB_KERNEL kernel has no fault injection (it needs DEBUG_KERNEL)"
+		exit 77
+	fi
+	EIO_WB=$(cat /proc/sys/vm/dirty_writeback_centisecs)
+	echo 0 > /proc/sys/vm/dirty_writeback_centisecs
+}
+eio_restore() { echo "$EIO_WB" > /proc/sys/vm/dirty_writeback_centisecs; }
+
+# lose_metadata SIZE: a fresh image with a 300000-byte file (it has an
+# indirect block) open as fds 3 and 4, truncated to SIZE bytes (a block
+# boundary: only metadata changes) and that truncate written by a sync(2)
+# that fails every write; then the page cache is dropped (a block's state
+# must not take its error with it).
+lose_metadata() {
+	fs_mkfs
+	fs_mount
+	head -c 300000 /dev/urandom > $MNT/f || fail "writing f"
+	sync
+	exec 3< $MNT/f 4< $MNT/f
+	truncate -s "$1" $MNT/f || fail "truncating f"
+	echo 1 > $FAIL
+	sync
+	echo 0 > $FAIL
+	echo 1 > /proc/sys/vm/drop_caches
+}
+
 # eio_once CALL FD: fsbsync's CALL (fsync, fdatasync or syncfs) on the
 # shell's descriptor FD fails with EIO the first time and succeeds the
 # second: a write error reaches each open file once.
@@ -90,6 +125,23 @@ eio_once() {
 	/bin/fsbsync $1 $2 > /tmp/eio.out ||
 		{ cat /tmp/eio.out; fail "$FS: the second $1 on fd $2 failed too: the error was reported twice"; }
 	echo "$FS: second $(cat /tmp/eio.out)"
+}
+
+# eio_finish: close fds 3 and 4, unmount, and print fsck's verdict only:
+# the disk lost the writes that failed.
+eio_finish() {
+	exec 3<&- 4<&-
+	fs_umount
+	case $FS in
+	minix*) $FSCK_MINIX -f $DEV ;;
+	ext2*)  $E2FSCK -fn $DEV ;;
+	esac > /tmp/fsck.out 2>&1
+	rc=$?
+	if [ $rc -eq 0 ]; then
+		echo "$FS: fsck after the lost writes: clean"
+	else
+		echo "$FS: fsck after the lost writes (exit $rc, expected: the writes were lost): $(tail -1 /tmp/fsck.out)"
+	fi
 }
 
 drop_caches() {
