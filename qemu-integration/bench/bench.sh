@@ -104,12 +104,11 @@ slab_bytes() {
 
 # fsblock frees a folio's block state with kfree_rcu(), which may hold the
 # memory up to five seconds (KFREE_DRAIN_JIFFIES) before the slab sees it;
-# buffer_heads are freed at once.  On a filesystem that the series puts on
-# fsblock (minix), a reading taken after block state may have been freed
-# (after sync, after a cold read) waits that long, on both kernels; on
-# ext2, on buffer_heads in both, it does not wait.  After drop_caches a
-# second is enough: the slab shrinkers it runs include kfree_rcu's, which
-# starts the frees.
+# buffer_heads are freed at once.  The series puts both filesystems on
+# fsblock, so a reading taken after block state may have been freed
+# (after sync, after a cold read) waits that long, on both kernels alike.
+# After drop_caches a second is enough: the slab shrinkers it runs include
+# kfree_rcu's, which starts the frees.
 settled_slab_bytes() { sleep "$1"; slab_bytes; }
 
 # Block state per GiB of cached file data, for MEM_MB of files of 32 KiB:
@@ -119,7 +118,7 @@ settled_slab_bytes() { sleep "$1"; slab_bytes; }
 bench_memory() {
 	tag=$1
 	n=$((MEM_MB * 32))
-	case $(fs_type) in minix) rcu_wait=6 ;; *) rcu_wait=0 ;; esac
+	rcu_wait=6
 	drop_caches
 	base=$(settled_slab_bytes 1)
 	/bin/fsbtree create $MNT/mem "$n" 32768 > /dev/null || fail "fsbtree create (memory) on $FS"
@@ -150,10 +149,8 @@ for FS in $CONFIGS; do
 	bench_tree
 	case $MEM_FS in *" $FS "*) ;; *) fs_umount; continue ;; esac
 	step "$FS: block-state memory"
-	# fsblock.keep_clean_blocks matters only where fsblock holds the
-	# blocks: minix on the kernel with the series (ext2 is on
-	# buffer_heads in both kernels).
-	if [ -w $KEEP ] && [ "$(fs_type)" = minix ]; then
+	# fsblock.keep_clean_blocks: on the kernel with the series only.
+	if [ -w $KEEP ]; then
 		echo N > $KEEP
 		bench_memory ""
 		echo Y > $KEEP
