@@ -5,9 +5,10 @@
 # metadata - the superblock, the group descriptors, the bitmaps, the inode
 # table, the blocks of every directory, the indirect blocks of the files,
 # the block of a long symlink and an xattr block - then it is mounted with
-# errors=remount-ro (a flipped s_errors must not make it panic), walked and
-# read in full, written to once, and unmounted.  Failures of the mount, of
-# reads and of the write are expected; only clean errors are allowed: a
+# errors=remount-ro (a flipped s_errors must not make it panic), walked,
+# read (at most 8 MiB of each file: lib.sh's walk_fs), written to once,
+# and unmounted.  Failures of the mount, of reads and of the write are
+# expected; only clean errors are allowed: a
 # splat fails the run (the console log is scanned), and so do a hang and a
 # failed umount.  The metadata blocks are found on the pristine image with
 # e2fsprogs' own dumpe2fs and debugfs.

@@ -2,7 +2,7 @@
 # Seeded random damage to the metadata of small populated minix images
 # (V1, V2, V3): for each seed, a fresh copy of the image gets a few bits
 # flipped in its metadata blocks (see mximg flip), is mounted, walked and
-# read in full, and unmounted.  Failures of the mount or of reads are
+# read (at most 8 MiB of each file: lib.sh's walk_fs), and unmounted.  Failures of the mount or of reads are
 # expected; only clean errors are allowed - a splat fails the run (the
 # console log is scanned), and so do a hang and a failed umount.
 . /fsb/lib.sh
