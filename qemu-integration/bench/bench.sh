@@ -118,17 +118,16 @@ settled_slab_bytes() { sleep "$1"; slab_bytes; }
 bench_memory() {
 	tag=$1
 	n=$((MEM_MB * 32))
-	rcu_wait=6
 	drop_caches
 	base=$(settled_slab_bytes 1)
 	/bin/fsbtree create $MNT/mem "$n" 32768 > /dev/null || fail "fsbtree create (memory) on $FS"
 	dirty=$(slab_bytes)
 	sync
-	synced=$(settled_slab_bytes $rcu_wait)
+	synced=$(settled_slab_bytes 6)
 	drop_caches
 	base2=$(settled_slab_bytes 1)
 	/bin/fsbtree read $MNT/mem "$n" > /dev/null || fail "fsbtree read (memory) on $FS"
-	read=$(settled_slab_bytes $rcu_wait)
+	read=$(settled_slab_bytes 6)
 	per_gib() { awk -v d="$1" -v mb="$MEM_MB" 'BEGIN { v = d * 1024 / mb; printf "%.0f", v / 1024 }'; }
 	metric "mem-dirty$tag" "$(per_gib $((dirty - base)))" KiB/GiB
 	metric "mem-synced$tag" "$(per_gib $((synced - base)))" KiB/GiB
