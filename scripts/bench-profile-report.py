@@ -38,6 +38,12 @@ COUNTERPARTS = [
     ("fsblock_write_begin", "block_write_begin"),
     ("fsblock_write_end", "generic_write_end"),
     ("fsblock_writepages", "mpage_writepages"),
+    # ext2's and minix's reads: mpage against fsblock's read path, each
+    # filesystem's mapping call.
+    ("fsblock_readahead", "mpage_readahead"),
+    ("fsblock_read_folio", "mpage_read_folio"),
+    ("ext2_map_block", "ext2_get_block"),
+    ("minix_map_block", "minix_get_block"),
 ]
 # Folio-level state changes and what they cost, the same on both sides.
 SHARED = ["minix_write_inode", "sync_inode_metadata", "filemap_write_and_wait_range",

@@ -7,8 +7,9 @@
 # boots each once and runs qemu-integration/bench/profile.sh: the growth
 # of each slab cache while BENCH_MEM_MB (128) of files are dirty, after
 # sync and after a cold read; then fsbtree's create, syncfs and unlink of
-# BENCH_FILES (default 5000) files, timed BENCH_PROF_ROUNDS (3) times and
-# then once under the profiler.
+# BENCH_FILES (default 5000) files, and a cold sequential read of a file
+# of BENCH_SEQ_MB (32) MiB, each timed BENCH_PROF_ROUNDS (3) times and then
+# once under the profiler.
 # scripts/bench-profile-report.py then writes $(LOGS)/bench-profile.md:
 # the functions whose time differs most between the kernels, the
 # counterparts named in it side by side, and the bytes per slab cache per
@@ -30,11 +31,12 @@ say "make bench-profile: the fast-prof and stock-fast-prof kernels; $FSLIST"
 clock=$(guest_clock_args) || exit 1
 build_kernel fast-prof
 build_kernel stock-fast-prof
-bash "$REPO/qemu-integration/mkinitramfs.sh" "$OUT/initramfs.cpio" \
+INITRAMFS_BENCH=1 bash "$REPO/qemu-integration/mkinitramfs.sh" "$OUT/initramfs.cpio" \
 	"$REPO/qemu-integration/bench/profile.sh"
 cmdline="console=ttyS0 loglevel=5 $clock panic=-1 oops=panic rdinit=/init slab_nomerge
 brd.rd_nr=1 brd.rd_size=262144 bench_fs=$FSLIST bench_files=${BENCH_FILES:-5000}
-bench_mem_mb=${BENCH_MEM_MB:-128} prof_rounds=${BENCH_PROF_ROUNDS:-3}"
+bench_mem_mb=${BENCH_MEM_MB:-128} prof_rounds=${BENCH_PROF_ROUNDS:-3}
+bench_seq_mb=${BENCH_SEQ_MB:-32}"
 cmdline=$(echo $cmdline)
 
 for k in fast-prof stock-fast-prof; do

@@ -10,12 +10,16 @@
 #   FSB-SLAB <fs> <stage> <cache> <objsize> <objects> <bytes>
 #                                         /proc/slabinfo's growth
 # and scripts/bench-profile.sh on the host compares the two kernels.
+# The operations: fsbtree's create, sync and unlink of bench_files= files,
+# and seqread-cold, make bench's fio-seqread-cold: a cold sequential read
+# of a bench_seq_mb= (32) MiB file in 64 KiB reads.
 . /fsb/lib.sh
 DEV=/dev/ram0
 CONFIGS=$(karg bench_fs minix2 | tr , ' ')
 NFILES=$(karg bench_files 5000)
 MEM_MB=$(karg bench_mem_mb 128)
 ROUNDS=$(karg prof_rounds 3)
+SEQ_MB=$(karg bench_seq_mb 32)
 FSSIZE_KB=$(( $(cat /sys/block/ram0/size) / 2 ))
 T=/sys/kernel/tracing
 KEEP=/sys/module/fsblock/parameters/keep_clean_blocks
@@ -40,18 +44,49 @@ tree_time() {
 	echo "FSB-TIME $FS $1${2:-} $t"
 }
 
-# fsbtree OP under the function profiler; every CPU's table summed, with
-# gcc's clone suffixes (.isra.0, .constprop.0) taken off the names.
-# Enabling the profiler resets it.
-tree_profile() {
-	echo 1 > $T/function_profile_enabled || fail "cannot start the function profiler"
-	tree "$1"
-	echo 0 > $T/function_profile_enabled
+# The profile of operation $1: every CPU's table summed, with gcc's clone
+# suffixes (.isra.0, .constprop.0) taken off the names.
+prof_dump() {
 	cat $T/trace_stat/function* | awk -v fs="$FS" -v op="$1" '
 		$1 == "Function" || $1 ~ /^-+$/ || NF < 4 { next }
 		{ f = $1; sub(/\..*$/, "", f); hits[f] += $2; us[f] += $3 }
 		END { for (f in us) printf "FSB-PROF %s %s %s %.0f %.1f\n", fs, op, f, hits[f], us[f] }' |
 		sort -k6,6nr
+}
+
+# fsbtree OP under the function profiler.  Enabling the profiler resets it.
+tree_profile() {
+	echo 1 > $T/function_profile_enabled || fail "cannot start the function profiler"
+	tree "$1"
+	echo 0 > $T/function_profile_enabled
+	prof_dump "$1"
+}
+
+# A cold sequential read of $MNT/seq.dat with fio, as make bench's
+# fio-seqread-cold; prints its time in seconds (terse format 3: field 7 is
+# the read bandwidth in KiB/s).
+seq_read() {
+	drop_caches
+	fio --name=seqread --filename=$MNT/seq.dat --size=${SEQ_MB}m --invalidate=0 \
+	    --ioengine=psync --output-format=terse --terse-version=3 --rw=read --bs=64k \
+		> /tmp/fio.out 2>&1 || { tail -5 /tmp/fio.out; fail "fio seqread on $FS"; }
+	t=$(awk -F';' -v mb="$SEQ_MB" '$1 == 3 && $7 > 0 { printf "%.4f", mb * 1024 / $7 }' /tmp/fio.out)
+	[ -n "$t" ] || { tail -5 /tmp/fio.out; fail "no fio result for seqread on $FS"; }
+	echo "$t"
+}
+
+seq_profile() {
+	dd if=/dev/zero of=$MNT/seq.dat bs=1M count="$SEQ_MB" 2> /dev/null ||
+		fail "cannot write $SEQ_MB MiB on $FS"
+	sync
+	for r in $(seq $ROUNDS); do
+		echo "FSB-TIME $FS seqread-cold $(seq_read)"
+	done
+	echo 1 > $T/function_profile_enabled || fail "cannot start the function profiler"
+	seq_read > /dev/null
+	echo 0 > $T/function_profile_enabled
+	prof_dump seqread-cold
+	rm -f $MNT/seq.dat
 }
 
 # The slab caches' bytes: name, object size, active objects.
@@ -116,6 +151,8 @@ for FS in $CONFIGS; do
 	fi
 	step "$FS: create, syncfs and unlink $NFILES files, profiled"
 	for op in create sync unlink; do sync; tree_profile $op; done
+	step "$FS: cold sequential read of $SEQ_MB MiB, timed, $ROUNDS rounds, then profiled"
+	seq_profile
 	echo 500 > /proc/sys/vm/dirty_writeback_centisecs
 	fs_umount
 done
